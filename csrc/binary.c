@@ -1,0 +1,1066 @@
+/* binary.c: the .obonb codec (file format § Binary documents, runtime §2)
+** and a JSON writer that formats like JSON.stringify (runtime §12).
+**
+** Layout: "OBNB", version byte 1, varint string count, strings (varint byte
+** length + UTF-8), then one tagged value.  Varints are unsigned LEB128.
+** Tags: 0 null, 1 false, 2 true, 3 unsigned varint, 4 negative integer
+** (varint of -n-1), 5 float32 LE, 6 float64 LE, 7 string index, 8 array,
+** 9 object (key index + value pairs), 10 data URL (mime index, bytes).
+**
+** The decoder reads untrusted input: every read is bounds-checked, every
+** count is checked against the bytes left before anything is allocated, and
+** nesting is limited, so a bad file fails with a message naming the offset.
+** Choices where the format text is silent (each matches what a JavaScript
+** decoder built on DataView/TextDecoder/plain objects would produce):
+**   - varints hold up to 64 bits (10 bytes); tag 3/4 values are converted to
+**     double once (exact up to 2^53, nearest double beyond, like JS Number).
+**     Non-minimal varints (e.g. 0x80 0x00) are accepted.
+**   - invalid UTF-8 in the string table becomes U+FFFD (WHATWG TextDecoder
+**     replacement); a leading BOM is kept.  U+0000 cannot live in a C string
+**     (cJSON), so a string holding a NUL byte is rejected.
+**   - NaN and ±Infinity (tags 5, 6) become null, as JSON.stringify writes them.
+**   - a repeated object key keeps the first key's position and the last value
+**     (JS object semantics); keys equal after UTF-8 repair count as the same.
+**   - keys keep insertion order (no JS "integer keys first" reordering).
+*/
+#include "binary.h"
+#include "jsnum.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Containers nest at most this deep, in both directions: the same limit as
+** cJSON_Parse, so every JSON text cJSON accepts can be encoded and decoded. */
+#define OB_BINARY_MAX_DEPTH CJSON_NESTING_LIMIT
+
+enum {
+    TAG_NULL = 0, TAG_FALSE = 1, TAG_TRUE = 2, TAG_UINT = 3, TAG_NEGINT = 4,
+    TAG_F32 = 5, TAG_F64 = 6, TAG_STRING = 7, TAG_ARRAY = 8, TAG_OBJECT = 9,
+    TAG_DATAURL = 10
+};
+
+static const uint8_t MAGIC[4] = { 'O', 'B', 'N', 'B' };
+
+int ob_binary_is_binary(const uint8_t *data, size_t len)
+{
+    return data != NULL && len >= 4 && memcmp(data, MAGIC, 4) == 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Shared helpers                                                      */
+
+static void set_err(char *err, size_t errcap, const char *fmt, ...)
+{
+    va_list ap;
+    if (err == NULL || errcap == 0) return;
+    va_start(ap, fmt);
+    vsnprintf(err, errcap, fmt, ap);
+    va_end(ap);
+}
+
+static uint64_t fnv1a(const char *s, size_t n)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t i = 0; i < n; i++) {
+        h ^= (uint8_t)s[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+static const char B64[] =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/* Standard base64 with '=' padding; out needs 4 * ceil(n / 3) bytes. */
+static size_t b64_encode(const uint8_t *in, size_t n, char *out)
+{
+    size_t o = 0, i = 0;
+    for (; i + 3 <= n; i += 3) {
+        uint32_t v = (uint32_t)in[i] << 16 | (uint32_t)in[i + 1] << 8 | in[i + 2];
+        out[o++] = B64[v >> 18];
+        out[o++] = B64[(v >> 12) & 63];
+        out[o++] = B64[(v >> 6) & 63];
+        out[o++] = B64[v & 63];
+    }
+    if (n - i == 1) {
+        uint32_t v = (uint32_t)in[i] << 16;
+        out[o++] = B64[v >> 18];
+        out[o++] = B64[(v >> 12) & 63];
+        out[o++] = '=';
+        out[o++] = '=';
+    } else if (n - i == 2) {
+        uint32_t v = (uint32_t)in[i] << 16 | (uint32_t)in[i + 1] << 8;
+        out[o++] = B64[v >> 18];
+        out[o++] = B64[(v >> 12) & 63];
+        out[o++] = B64[(v >> 6) & 63];
+        out[o++] = '=';
+    }
+    return o;
+}
+
+static int b64_value(char c)
+{
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '+') return 62;
+    if (c == '/') return 63;
+    return -1;
+}
+
+/* Decodes canonical base64 only: length a multiple of 4, '=' only as the
+** final padding, unused bits zero (so re-encoding gives the same text).
+** out needs 3 * n / 4 bytes.  Returns 0 when the text is not canonical. */
+static int b64_decode_canonical(const char *s, size_t n, uint8_t *out, size_t *outlen)
+{
+    size_t pad = 0, o = 0;
+    if (n % 4 != 0) return 0;
+    if (n >= 1 && s[n - 1] == '=') pad++;
+    if (n >= 2 && s[n - 2] == '=') pad++;
+    for (size_t i = 0; i < n; i += 4) {
+        int v[4];
+        int last = (i + 4 == n);
+        for (int k = 0; k < 4; k++) {
+            if (last && k >= 4 - (int)pad) { v[k] = 0; continue; }
+            v[k] = b64_value(s[i + k]);
+            if (v[k] < 0) return 0;
+        }
+        uint32_t w = (uint32_t)v[0] << 18 | (uint32_t)v[1] << 12 | (uint32_t)v[2] << 6 | (uint32_t)v[3];
+        if (last && pad == 2) {
+            if (w & 0xFFFF) return 0;       /* unused bits must be zero */
+            out[o++] = (uint8_t)(w >> 16);
+        } else if (last && pad == 1) {
+            if (w & 0xFF) return 0;
+            out[o++] = (uint8_t)(w >> 16);
+            out[o++] = (uint8_t)(w >> 8);
+        } else {
+            out[o++] = (uint8_t)(w >> 16);
+            out[o++] = (uint8_t)(w >> 8);
+            out[o++] = (uint8_t)w;
+        }
+    }
+    *outlen = o;
+    return 1;
+}
+
+/* WHATWG UTF-8 decode with replacement: the length of s[0..n) once every
+** maximal invalid subpart is replaced by U+FFFD (EF BF BD); when out is not
+** NULL the repaired text is written there. */
+static size_t utf8_repair(const uint8_t *s, size_t n, char *out)
+{
+    size_t o = 0, i = 0;
+    while (i < n) {
+        uint8_t b = s[i];
+        size_t need;
+        uint8_t lo = 0x80, hi = 0xBF;
+        if (b < 0x80) {
+            if (out) out[o] = (char)b;
+            o++;
+            i++;
+            continue;
+        } else if (b >= 0xC2 && b <= 0xDF) {
+            need = 1;
+        } else if (b >= 0xE0 && b <= 0xEF) {
+            need = 2;
+            if (b == 0xE0) lo = 0xA0;
+            if (b == 0xED) hi = 0x9F;
+        } else if (b >= 0xF0 && b <= 0xF4) {
+            need = 3;
+            if (b == 0xF0) lo = 0x90;
+            if (b == 0xF4) hi = 0x8F;
+        } else {
+            need = 0;
+        }
+        size_t j = i + 1, seen = 0;
+        while (seen < need && j < n) {
+            uint8_t c = s[j];
+            if (c < lo || c > hi) break;
+            lo = 0x80;
+            hi = 0xBF;
+            seen++;
+            j++;
+        }
+        if (need > 0 && seen == need) {
+            if (out) memcpy(out + o, s + i, need + 1);
+            o += need + 1;
+        } else {
+            if (out) memcpy(out + o, "\xEF\xBF\xBD", 3);
+            o += 3;
+        }
+        i = j;   /* the byte that broke the sequence is read again */
+    }
+    return o;
+}
+
+/* ------------------------------------------------------------------ */
+/* Decoder                                                             */
+
+typedef struct {
+    const uint8_t *data;
+    size_t len;
+    size_t pos;
+    char *err;
+    size_t errcap;
+    size_t nstr;
+    char *arena;      /* every string, NUL-terminated, back to back */
+    size_t *soff;     /* string i starts at arena + soff[i] */
+    size_t *canon;    /* first index holding the same text as string i */
+} ob_dec;
+
+static int dfail(ob_dec *d, size_t at, const char *fmt, ...)
+{
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    set_err(d->err, d->errcap, "binary: offset %zu: %s", at, msg);
+    return 0;
+}
+
+static size_t left(const ob_dec *d) { return d->len - d->pos; }
+
+static int rd_varint(ob_dec *d, uint64_t *out, const char *what)
+{
+    size_t start = d->pos;
+    uint64_t v = 0;
+    for (int i = 0;; i++) {
+        if (d->pos >= d->len)
+            return dfail(d, start, "%s: varint runs past the end of the data", what);
+        uint8_t b = d->data[d->pos++];
+        if (i == 9 && b > 1)  /* 10th byte carries bit 63 only */
+            return dfail(d, start, "%s: varint overflows 64 bits", what);
+        v |= (uint64_t)(b & 0x7F) << (7 * i);
+        if (!(b & 0x80)) break;
+    }
+    *out = v;
+    return 1;
+}
+
+/* A string-table index read at the current position. */
+static int rd_index(ob_dec *d, size_t *out, const char *what)
+{
+    size_t at = d->pos;
+    uint64_t v;
+    if (!rd_varint(d, &v, what)) return 0;
+    if (v >= d->nstr)
+        return dfail(d, at, "%s %llu out of range (table has %zu strings)",
+                     what, (unsigned long long)v, d->nstr);
+    *out = (size_t)v;
+    return 1;
+}
+
+static const char *dstr(const ob_dec *d, size_t i) { return d->arena + d->soff[i]; }
+static size_t dlen(const ob_dec *d, size_t i) { return d->soff[i + 1] - d->soff[i] - 1; }
+
+/* Reads the string table in two passes: the first checks every length
+** against the data and sizes the repaired text, the second fills one arena.
+** Then each string gets its canonical index (first string with that text). */
+static int read_table(ob_dec *d)
+{
+    size_t at = d->pos, n, i, body, total = 0;
+    uint64_t count;
+    if (!rd_varint(d, &count, "string count")) return 0;
+    /* every string needs at least its length byte */
+    if (count > left(d))
+        return dfail(d, at, "string count %llu exceeds the %zu bytes left",
+                     (unsigned long long)count, left(d));
+    n = (size_t)count;
+    d->nstr = n;
+    d->soff = malloc((n + 1) * sizeof *d->soff);
+    d->canon = malloc((n + 1) * sizeof *d->canon);
+    if (!d->soff || !d->canon) return dfail(d, at, "out of memory for %zu strings", n);
+    body = d->pos;
+    for (i = 0; i < n; i++) {
+        size_t sat = d->pos;
+        uint64_t slen;
+        if (!rd_varint(d, &slen, "string length")) return 0;
+        if (slen > left(d))
+            return dfail(d, sat, "string %zu length %llu runs past the end of the data (%zu bytes left)",
+                         i, (unsigned long long)slen, left(d));
+        if (memchr(d->data + d->pos, 0, (size_t)slen) != NULL)
+            return dfail(d, sat, "string %zu contains a NUL character (not supported)", i);
+        d->soff[i] = total;
+        /* invalid UTF-8 → U+FFFD, as TextDecoder does */
+        total += utf8_repair(d->data + d->pos, (size_t)slen, NULL) + 1;
+        d->pos += (size_t)slen;
+    }
+    d->soff[n] = total;
+    d->arena = malloc(total ? total : 1);
+    if (!d->arena) return dfail(d, at, "out of memory for the string table");
+    {
+        /* second pass: the lengths were all checked above */
+        size_t end = d->pos;
+        d->pos = body;
+        for (i = 0; i < n; i++) {
+            uint64_t slen;
+            rd_varint(d, &slen, "string length");
+            utf8_repair(d->data + d->pos, (size_t)slen, d->arena + d->soff[i]);
+            d->arena[d->soff[i + 1] - 1] = '\0';
+            d->pos += (size_t)slen;
+        }
+        d->pos = end;
+    }
+    {
+        /* object keys are compared by text, as JS property names are */
+        size_t cap = 16;
+        size_t *slots;
+        while (cap < 2 * n) cap *= 2;
+        slots = malloc(cap * sizeof *slots);
+        if (!slots) return dfail(d, at, "out of memory for the string table");
+        for (i = 0; i < cap; i++) slots[i] = (size_t)-1;
+        for (i = 0; i < n; i++) {
+            size_t h = (size_t)fnv1a(dstr(d, i), dlen(d, i)) & (cap - 1);
+            d->canon[i] = i;
+            while (slots[h] != (size_t)-1) {
+                size_t j = slots[h];
+                if (dlen(d, j) == dlen(d, i) && memcmp(dstr(d, j), dstr(d, i), dlen(d, i)) == 0) {
+                    d->canon[i] = j;
+                    break;
+                }
+                h = (h + 1) & (cap - 1);
+            }
+            if (d->canon[i] == i) slots[h] = i;
+        }
+        free(slots);
+    }
+    return 1;
+}
+
+/* Keys seen in one object: canonical string index -> item (open addressing,
+** grown as pairs arrive, so memory follows the bytes actually read). */
+typedef struct {
+    size_t cap, used;
+    size_t *key;
+    cJSON **item;
+    size_t key0[16];
+    cJSON *item0[16];
+} keymap;
+
+static void keymap_init(keymap *m)
+{
+    m->cap = 16;
+    m->used = 0;
+    m->key = m->key0;
+    m->item = m->item0;
+    for (size_t i = 0; i < 16; i++) m->key0[i] = (size_t)-1;
+}
+
+static void keymap_free(keymap *m)
+{
+    if (m->key != m->key0) {
+        free(m->key);
+        free(m->item);
+    }
+}
+
+static size_t keymap_hash(size_t k, size_t cap)
+{
+    return (size_t)(((uint64_t)k * 0x9E3779B97F4A7C15ULL) >> 32) & (cap - 1);
+}
+
+/* The slot for key k (inserting it with a NULL item when new); NULL on OOM. */
+static cJSON **keymap_slot(keymap *m, size_t k)
+{
+    size_t h;
+    if ((m->used + 1) * 2 > m->cap) {
+        size_t ncap = m->cap * 2, i;
+        size_t *nk = malloc(ncap * sizeof *nk);
+        cJSON **ni = malloc(ncap * sizeof *ni);
+        if (!nk || !ni) {
+            free(nk);
+            free(ni);
+            return NULL;
+        }
+        for (i = 0; i < ncap; i++) nk[i] = (size_t)-1;
+        for (i = 0; i < m->cap; i++) {
+            size_t g;
+            if (m->key[i] == (size_t)-1) continue;
+            g = keymap_hash(m->key[i], ncap);
+            while (nk[g] != (size_t)-1) g = (g + 1) & (ncap - 1);
+            nk[g] = m->key[i];
+            ni[g] = m->item[i];
+        }
+        keymap_free(m);
+        m->key = nk;
+        m->item = ni;
+        m->cap = ncap;
+    }
+    h = keymap_hash(k, m->cap);
+    while (m->key[h] != (size_t)-1 && m->key[h] != k) h = (h + 1) & (m->cap - 1);
+    if (m->key[h] != k) {
+        m->key[h] = k;
+        m->item[h] = NULL;
+        m->used++;
+    }
+    return &m->item[h];
+}
+
+/* Moves nv's value into old (which keeps its key and list position) and
+** frees nv together with old's previous value. */
+static void replace_value(cJSON *old, cJSON *nv)
+{
+    cJSON *child = old->child;
+    char *vs = old->valuestring;
+    int type = old->type;
+    old->child = nv->child;
+    old->valuestring = nv->valuestring;
+    old->valuedouble = nv->valuedouble;
+    old->valueint = nv->valueint;
+    old->type = (nv->type & 0xFF) | (type & cJSON_StringIsConst);
+    nv->child = child;
+    nv->valuestring = vs;
+    nv->type = type & ~cJSON_StringIsConst;
+    nv->string = NULL;
+    cJSON_Delete(nv);
+}
+
+static cJSON *dec_value(ob_dec *d, int depth);
+
+static cJSON *doom(ob_dec *d, size_t at)
+{
+    dfail(d, at, "out of memory");
+    return NULL;
+}
+
+static cJSON *dec_array(ob_dec *d, size_t at, int depth)
+{
+    size_t cat = d->pos;
+    uint64_t n;
+    cJSON *arr;
+    if (depth >= OB_BINARY_MAX_DEPTH) {
+        dfail(d, at, "nesting deeper than %d levels", OB_BINARY_MAX_DEPTH);
+        return NULL;
+    }
+    if (!rd_varint(d, &n, "array length")) return NULL;
+    if (n > left(d)) {  /* each value needs at least its tag byte */
+        dfail(d, cat, "array length %llu exceeds the %zu bytes left",
+              (unsigned long long)n, left(d));
+        return NULL;
+    }
+    arr = cJSON_CreateArray();
+    if (!arr) return doom(d, at);
+    for (uint64_t i = 0; i < n; i++) {
+        cJSON *v = dec_value(d, depth + 1);
+        if (!v) {
+            cJSON_Delete(arr);
+            return NULL;
+        }
+        if (!cJSON_AddItemToArray(arr, v)) {
+            cJSON_Delete(v);
+            cJSON_Delete(arr);
+            return doom(d, at);
+        }
+    }
+    return arr;
+}
+
+static cJSON *dec_object(ob_dec *d, size_t at, int depth)
+{
+    size_t cat = d->pos;
+    uint64_t n;
+    cJSON *obj;
+    keymap km;
+    if (depth >= OB_BINARY_MAX_DEPTH) {
+        dfail(d, at, "nesting deeper than %d levels", OB_BINARY_MAX_DEPTH);
+        return NULL;
+    }
+    if (!rd_varint(d, &n, "object count")) return NULL;
+    if (n > left(d) / 2) {  /* each pair needs a key byte and a tag byte */
+        dfail(d, cat, "object count %llu exceeds the %zu bytes left",
+              (unsigned long long)n, left(d));
+        return NULL;
+    }
+    obj = cJSON_CreateObject();
+    if (!obj) return doom(d, at);
+    keymap_init(&km);
+    for (uint64_t i = 0; i < n; i++) {
+        size_t k;
+        cJSON *v, **slot;
+        if (!rd_index(d, &k, "key string index")) goto fail;
+        v = dec_value(d, depth + 1);
+        if (!v) goto fail;
+        slot = keymap_slot(&km, d->canon[k]);
+        if (!slot) {
+            cJSON_Delete(v);
+            doom(d, at);
+            goto fail;
+        }
+        if (*slot) {
+            /* §2 "the same JSON value": a repeated key keeps the first
+            ** position and the last value, as in a JS object */
+            replace_value(*slot, v);
+            continue;
+        }
+        if (!cJSON_AddItemToObject(obj, dstr(d, k), v)) {
+            cJSON_Delete(v);
+            doom(d, at);
+            goto fail;
+        }
+        *slot = v;
+    }
+    keymap_free(&km);
+    return obj;
+fail:
+    keymap_free(&km);
+    cJSON_Delete(obj);
+    return NULL;
+}
+
+static cJSON *dec_dataurl(ob_dec *d, size_t at)
+{
+    size_t mime, lat, mlen, blen, total;
+    uint64_t n;
+    char *s;
+    cJSON *v;
+    if (!rd_index(d, &mime, "mime string index")) return NULL;
+    lat = d->pos;
+    if (!rd_varint(d, &n, "data length")) return NULL;
+    if (n > left(d)) {
+        dfail(d, lat, "data length %llu runs past the end of the data (%zu bytes left)",
+              (unsigned long long)n, left(d));
+        return NULL;
+    }
+    /* §2: tag 10 becomes data:<mime>;base64,<bytes> */
+    mlen = dlen(d, mime);
+    blen = ((size_t)n + 2) / 3 * 4;
+    total = 5 + mlen + 8 + blen + 1;
+    s = malloc(total);
+    if (!s) return doom(d, at);
+    memcpy(s, "data:", 5);
+    memcpy(s + 5, dstr(d, mime), mlen);
+    memcpy(s + 5 + mlen, ";base64,", 8);
+    b64_encode(d->data + d->pos, (size_t)n, s + 13 + mlen);
+    s[total - 1] = '\0';
+    d->pos += (size_t)n;
+    v = cJSON_CreateString(s);
+    free(s);
+    if (!v) return doom(d, at);
+    return v;
+}
+
+static cJSON *dec_value(ob_dec *d, int depth)
+{
+    size_t at = d->pos;
+    uint8_t tag;
+    if (d->pos >= d->len) {
+        dfail(d, at, "expected a value tag, found the end of the data");
+        return NULL;
+    }
+    tag = d->data[d->pos++];
+    {
+        cJSON *v = NULL;
+        switch (tag) {
+        case TAG_NULL: v = cJSON_CreateNull(); break;
+        case TAG_FALSE: v = cJSON_CreateFalse(); break;
+        case TAG_TRUE: v = cJSON_CreateTrue(); break;
+        case TAG_UINT:
+        case TAG_NEGINT: {
+            uint64_t u;
+            if (!rd_varint(d, &u, tag == TAG_UINT ? "unsigned integer" : "negative integer"))
+                return NULL;
+            /* converted to double once: exact up to 2^53 (JS Number) */
+            v = cJSON_CreateNumber(tag == TAG_UINT ? (double)u : -(double)u - 1.0);
+            break;
+        }
+        case TAG_F32: {
+            uint32_t w;
+            float f;
+            if (left(d) < 4) {
+                dfail(d, d->pos, "float32 needs 4 bytes, %zu left", left(d));
+                return NULL;
+            }
+            w = (uint32_t)d->data[d->pos] | (uint32_t)d->data[d->pos + 1] << 8 |
+                (uint32_t)d->data[d->pos + 2] << 16 | (uint32_t)d->data[d->pos + 3] << 24;
+            d->pos += 4;
+            memcpy(&f, &w, 4);
+            /* §2: float32 → Number(f.toPrecision(7)); NaN/±Infinity → null */
+            if (isnan(f) || isinf(f)) v = cJSON_CreateNull();
+            else v = cJSON_CreateNumber(ob_js_f32_round7(f));
+            break;
+        }
+        case TAG_F64: {
+            uint64_t w = 0;
+            double x;
+            if (left(d) < 8) {
+                dfail(d, d->pos, "float64 needs 8 bytes, %zu left", left(d));
+                return NULL;
+            }
+            for (int i = 7; i >= 0; i--) w = w << 8 | d->data[d->pos + (size_t)i];
+            d->pos += 8;
+            memcpy(&x, &w, 8);
+            /* §2: float64 as is; NaN/±Infinity → null (JSON cannot hold them) */
+            if (isnan(x) || isinf(x)) v = cJSON_CreateNull();
+            else v = cJSON_CreateNumber(x);
+            break;
+        }
+        case TAG_STRING: {
+            size_t k;
+            if (!rd_index(d, &k, "string index")) return NULL;
+            v = cJSON_CreateString(dstr(d, k));
+            break;
+        }
+        case TAG_ARRAY: return dec_array(d, at, depth);
+        case TAG_OBJECT: return dec_object(d, at, depth);
+        case TAG_DATAURL: return dec_dataurl(d, at);
+        default:
+            dfail(d, at, "unknown tag %u (expected 0-10)", (unsigned)tag);
+            return NULL;
+        }
+        if (!v) return doom(d, at);
+        return v;
+    }
+}
+
+cJSON *ob_binary_decode(const uint8_t *data, size_t len, char *err, size_t errcap)
+{
+    ob_dec d;
+    cJSON *v = NULL;
+    memset(&d, 0, sizeof d);
+    d.data = data;
+    d.len = data ? len : 0;
+    d.err = err;
+    d.errcap = errcap;
+    if (err && errcap) err[0] = '\0';
+    if (d.len < 4 || memcmp(data, MAGIC, 4) != 0) {
+        dfail(&d, 0, "not a binary document (expected the magic \"OBNB\")");
+        return NULL;
+    }
+    d.pos = 4;
+    if (d.pos >= d.len) {
+        dfail(&d, 4, "version byte missing (data ends after the magic)");
+        return NULL;
+    }
+    if (data[4] != 1) {
+        dfail(&d, 4, "unsupported version %u (expected 1)", (unsigned)data[4]);
+        return NULL;
+    }
+    d.pos = 5;
+    if (!read_table(&d)) goto done;
+    v = dec_value(&d, 0);
+    if (v && d.pos != d.len) {
+        dfail(&d, d.pos, "trailing data: %zu bytes after the value", d.len - d.pos);
+        cJSON_Delete(v);
+        v = NULL;
+    }
+done:
+    free(d.arena);
+    free(d.soff);
+    free(d.canon);
+    return v;
+}
+
+/* ------------------------------------------------------------------ */
+/* Growable byte buffer                                                */
+
+typedef struct {
+    uint8_t *p;
+    size_t len, cap;
+    int oom;
+} obuf;
+
+static int ob_reserve(obuf *b, size_t extra)
+{
+    size_t ncap;
+    uint8_t *np;
+    if (b->oom) return 0;
+    if (extra <= b->cap - b->len) return 1;
+    if (extra > SIZE_MAX / 2 - b->len) {
+        b->oom = 1;
+        return 0;
+    }
+    ncap = b->cap ? b->cap : 256;
+    while (ncap - b->len < extra) ncap *= 2;
+    np = realloc(b->p, ncap);
+    if (!np) {
+        b->oom = 1;
+        return 0;
+    }
+    b->p = np;
+    b->cap = ncap;
+    return 1;
+}
+
+static void ob_put(obuf *b, const void *s, size_t n)
+{
+    if (n == 0 || !ob_reserve(b, n)) return;
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+}
+
+static void ob_byte(obuf *b, uint8_t c)
+{
+    if (!ob_reserve(b, 1)) return;
+    b->p[b->len++] = c;
+}
+
+static void ob_varint(obuf *b, uint64_t v)
+{
+    uint8_t tmp[10];
+    size_t n = 0;
+    do {
+        uint8_t c = v & 0x7F;
+        v >>= 7;
+        tmp[n++] = (uint8_t)(c | (v ? 0x80 : 0));
+    } while (v);
+    ob_put(b, tmp, n);
+}
+
+/* ------------------------------------------------------------------ */
+/* Encoder                                                             */
+
+typedef struct {
+    const char *s;   /* text (valid UTF-8), not NUL-terminated */
+    size_t len;
+    int owned;       /* s is a repaired copy to free */
+} enc_str;
+
+typedef struct {
+    obuf val;          /* the value, written while the table is built */
+    enc_str *strs;
+    size_t nstr, capstr;
+    size_t *slots;     /* hash of strs: index or (size_t)-1 */
+    size_t capslots;
+    char *err;
+    size_t errcap;
+    int failed;
+} ob_enc;
+
+static int efail(ob_enc *e, const char *msg)
+{
+    if (!e->failed) set_err(e->err, e->errcap, "binary: %s", msg);
+    e->failed = 1;
+    return 0;
+}
+
+/* The table index of text s[0..n), appending it on first appearance.
+** Invalid UTF-8 is stored repaired (U+FFFD) so the file stays valid. */
+static int enc_intern(ob_enc *e, const char *s, size_t n, size_t *out)
+{
+    size_t rlen = utf8_repair((const uint8_t *)s, n, NULL);
+    char *copy = NULL;
+    size_t h;
+    if (rlen != n) {
+        copy = malloc(rlen ? rlen : 1);
+        if (!copy) return efail(e, "out of memory");
+        utf8_repair((const uint8_t *)s, n, copy);
+        s = copy;
+        n = rlen;
+    }
+    if ((e->nstr + 1) * 2 > e->capslots) {
+        size_t ncap = e->capslots ? e->capslots * 2 : 64, i;
+        size_t *ns = malloc(ncap * sizeof *ns);
+        if (!ns) {
+            free(copy);
+            return efail(e, "out of memory");
+        }
+        for (i = 0; i < ncap; i++) ns[i] = (size_t)-1;
+        for (i = 0; i < e->nstr; i++) {
+            size_t g = (size_t)fnv1a(e->strs[i].s, e->strs[i].len) & (ncap - 1);
+            while (ns[g] != (size_t)-1) g = (g + 1) & (ncap - 1);
+            ns[g] = i;
+        }
+        free(e->slots);
+        e->slots = ns;
+        e->capslots = ncap;
+    }
+    h = (size_t)fnv1a(s, n) & (e->capslots - 1);
+    while (e->slots[h] != (size_t)-1) {
+        const enc_str *t = &e->strs[e->slots[h]];
+        if (t->len == n && memcmp(t->s, s, n) == 0) {
+            free(copy);
+            *out = e->slots[h];
+            return 1;
+        }
+        h = (h + 1) & (e->capslots - 1);
+    }
+    if (e->nstr == e->capstr) {
+        size_t ncap = e->capstr ? e->capstr * 2 : 64;
+        enc_str *ns = realloc(e->strs, ncap * sizeof *ns);
+        if (!ns) {
+            free(copy);
+            return efail(e, "out of memory");
+        }
+        e->strs = ns;
+        e->capstr = ncap;
+    }
+    e->strs[e->nstr].s = s;
+    e->strs[e->nstr].len = n;
+    e->strs[e->nstr].owned = copy != NULL;
+    e->slots[h] = e->nstr;
+    *out = e->nstr++;
+    return 1;
+}
+
+/* A string value: tag 10 when it is data:<mime>;base64,<canonical base64>
+** (decoding gives the identical text back), else tag 7. */
+static int enc_string(ob_enc *e, const char *s)
+{
+    size_t n = strlen(s), idx;
+    if (n >= 13 && memcmp(s, "data:", 5) == 0) {
+        const char *sep = NULL;
+        for (const char *p = s + 5; p + 8 <= s + n; p++) {
+            if (memcmp(p, ";base64,", 8) == 0) {
+                sep = p;
+                break;
+            }
+        }
+        if (sep) {
+            const char *pay = sep + 8;
+            size_t plen = (size_t)(s + n - pay), blen = 0;
+            size_t mlen = (size_t)(sep - (s + 5));
+            uint8_t *bytes = malloc(plen / 4 * 3 + 1);
+            if (!bytes) return efail(e, "out of memory");
+            /* the mime must be valid UTF-8 too, or its repair would change
+            ** the text the decoder rebuilds */
+            if (utf8_repair((const uint8_t *)s + 5, mlen, NULL) == mlen &&
+                b64_decode_canonical(pay, plen, bytes, &blen)) {
+                if (!enc_intern(e, s + 5, mlen, &idx)) {
+                    free(bytes);
+                    return 0;
+                }
+                ob_byte(&e->val, TAG_DATAURL);
+                ob_varint(&e->val, idx);
+                ob_varint(&e->val, blen);
+                ob_put(&e->val, bytes, blen);
+                free(bytes);
+                return 1;
+            }
+            free(bytes);
+        }
+    }
+    if (!enc_intern(e, s, n, &idx)) return 0;
+    ob_byte(&e->val, TAG_STRING);
+    ob_varint(&e->val, idx);
+    return 1;
+}
+
+static void enc_number(ob_enc *e, double v)
+{
+    if (isnan(v) || isinf(v)) {
+        /* not JSON: written as null, as JSON.stringify does */
+        ob_byte(&e->val, TAG_NULL);
+        return;
+    }
+    if (v == floor(v) && fabs(v) < 9007199254740992.0 && !(v == 0 && signbit(v))) {
+        if (v >= 0) {
+            ob_byte(&e->val, TAG_UINT);
+            ob_varint(&e->val, (uint64_t)v);
+        } else {
+            ob_byte(&e->val, TAG_NEGINT);
+            ob_varint(&e->val, (uint64_t)(-v - 1.0));
+        }
+        return;
+    }
+    /* float32 only when §2's decoding (7 significant digits) gives v back;
+    ** -0 is excluded above (it would decode as 0) and goes to float64 */
+    if (v != 0 && fabs(v) <= FLT_MAX) {
+        float f = (float)v;
+        if (ob_js_f32_round7(f) == v) {
+            uint32_t w;
+            uint8_t b[4];
+            memcpy(&w, &f, 4);
+            for (int i = 0; i < 4; i++) b[i] = (uint8_t)(w >> (8 * i));
+            ob_byte(&e->val, TAG_F32);
+            ob_put(&e->val, b, 4);
+            return;
+        }
+    }
+    {
+        uint64_t w;
+        uint8_t b[8];
+        memcpy(&w, &v, 8);
+        for (int i = 0; i < 8; i++) b[i] = (uint8_t)(w >> (8 * i));
+        ob_byte(&e->val, TAG_F64);
+        ob_put(&e->val, b, 8);
+    }
+}
+
+static int enc_value(ob_enc *e, const cJSON *v, int depth)
+{
+    switch (v->type & 0xFF) {
+    case cJSON_NULL: ob_byte(&e->val, TAG_NULL); return 1;
+    case cJSON_False: ob_byte(&e->val, TAG_FALSE); return 1;
+    case cJSON_True: ob_byte(&e->val, TAG_TRUE); return 1;
+    case cJSON_Number: enc_number(e, v->valuedouble); return 1;
+    case cJSON_String:
+        if (!v->valuestring) return efail(e, "string item without text");
+        return enc_string(e, v->valuestring);
+    case cJSON_Array:
+    case cJSON_Object: {
+        int isobj = (v->type & 0xFF) == cJSON_Object;
+        size_t n = 0;
+        const cJSON *c;
+        if (depth >= OB_BINARY_MAX_DEPTH) return efail(e, "nesting too deep to encode");
+        for (c = v->child; c; c = c->next) n++;
+        ob_byte(&e->val, isobj ? TAG_OBJECT : TAG_ARRAY);
+        ob_varint(&e->val, n);
+        for (c = v->child; c; c = c->next) {
+            if (isobj) {
+                size_t k;
+                if (!c->string) return efail(e, "object member without a key");
+                /* key before value: first-appearance order of the table */
+                if (!enc_intern(e, c->string, strlen(c->string), &k)) return 0;
+                ob_varint(&e->val, k);
+            }
+            if (!enc_value(e, c, depth + 1)) return 0;
+        }
+        return 1;
+    }
+    default:
+        return efail(e, "cannot encode this cJSON item (raw or invalid)");
+    }
+}
+
+uint8_t *ob_binary_encode(const cJSON *value, size_t *len, char *err, size_t errcap)
+{
+    ob_enc e;
+    obuf out = { NULL, 0, 0, 0 };
+    uint8_t *result = NULL;
+    memset(&e, 0, sizeof e);
+    e.err = err;
+    e.errcap = errcap;
+    if (err && errcap) err[0] = '\0';
+    if (len) *len = 0;
+    if (!value) {
+        efail(&e, "nothing to encode");
+        return NULL;
+    }
+    if (!enc_value(&e, value, 0)) goto done;
+    if (e.val.oom) {
+        efail(&e, "out of memory");
+        goto done;
+    }
+    ob_put(&out, MAGIC, 4);
+    ob_byte(&out, 1);
+    ob_varint(&out, e.nstr);
+    for (size_t i = 0; i < e.nstr; i++) {
+        ob_varint(&out, e.strs[i].len);
+        ob_put(&out, e.strs[i].s, e.strs[i].len);
+    }
+    ob_put(&out, e.val.p, e.val.len);
+    if (out.oom) {
+        efail(&e, "out of memory");
+        free(out.p);
+        goto done;
+    }
+    result = out.p;
+    if (len) *len = out.len;
+done:
+    for (size_t i = 0; i < e.nstr; i++)
+        if (e.strs[i].owned) free((void *)e.strs[i].s);
+    free(e.strs);
+    free(e.slots);
+    free(e.val.p);
+    return result;
+}
+
+/* ------------------------------------------------------------------ */
+/* JSON writer: JSON.stringify(v) / JSON.stringify(v, null, 2)         */
+
+static void js_string(obuf *b, const char *s)
+{
+    static const char hex[] = "0123456789abcdef";
+    const char *run = s;
+    ob_byte(b, '"');
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        const char *esc = NULL;
+        char u[6];
+        if (c >= 0x20 && c != '"' && c != '\\') continue;
+        ob_put(b, run, (size_t)(s - run));
+        switch (c) {
+        case '"': esc = "\\\""; break;
+        case '\\': esc = "\\\\"; break;
+        case '\b': esc = "\\b"; break;
+        case '\f': esc = "\\f"; break;
+        case '\n': esc = "\\n"; break;
+        case '\r': esc = "\\r"; break;
+        case '\t': esc = "\\t"; break;
+        default:
+            /* other control characters: \u00xx, lower-case hex as in JS */
+            u[0] = '\\'; u[1] = 'u'; u[2] = '0'; u[3] = '0';
+            u[4] = hex[c >> 4]; u[5] = hex[c & 15];
+            ob_put(b, u, 6);
+            break;
+        }
+        if (esc) ob_put(b, esc, strlen(esc));
+        run = s + 1;
+    }
+    ob_put(b, run, (size_t)(s - run));
+    ob_byte(b, '"');
+}
+
+static void js_indent(obuf *b, int pretty, int depth)
+{
+    if (!pretty) return;
+    ob_byte(b, '\n');
+    for (int i = 0; i < depth; i++) ob_put(b, "  ", 2);
+}
+
+static void js_value(obuf *b, const cJSON *v, int pretty, int depth)
+{
+    switch (v->type & 0xFF) {
+    case cJSON_False: ob_put(b, "false", 5); break;
+    case cJSON_True: ob_put(b, "true", 4); break;
+    case cJSON_Number: {
+        char num[40];
+        int n;
+        /* §12: String(number), shortest round trip; NaN/Infinity → null */
+        if (isnan(v->valuedouble) || isinf(v->valuedouble)) {
+            ob_put(b, "null", 4);
+            break;
+        }
+        n = ob_js_to_string(v->valuedouble, num, sizeof num);
+        if (n < 0) b->oom = 1;
+        else ob_put(b, num, (size_t)n);
+        break;
+    }
+    case cJSON_String: js_string(b, v->valuestring ? v->valuestring : ""); break;
+    case cJSON_Raw:
+        if (v->valuestring) ob_put(b, v->valuestring, strlen(v->valuestring));
+        else ob_put(b, "null", 4);
+        break;
+    case cJSON_Array:
+    case cJSON_Object: {
+        int isobj = (v->type & 0xFF) == cJSON_Object;
+        const cJSON *c;
+        ob_byte(b, isobj ? '{' : '[');
+        if (!v->child) {  /* JSON.stringify writes {} and [] even when pretty */
+            ob_byte(b, isobj ? '}' : ']');
+            break;
+        }
+        for (c = v->child; c; c = c->next) {
+            js_indent(b, pretty, depth + 1);
+            if (isobj) {
+                js_string(b, c->string ? c->string : "");
+                if (pretty) ob_put(b, ": ", 2);
+                else ob_byte(b, ':');
+            }
+            js_value(b, c, pretty, depth + 1);
+            if (c->next) ob_byte(b, ',');
+        }
+        js_indent(b, pretty, depth);
+        ob_byte(b, isobj ? '}' : ']');
+        break;
+    }
+    default: ob_put(b, "null", 4); break;
+    }
+}
+
+char *ob_json_write(const cJSON *value, int pretty)
+{
+    obuf b = { NULL, 0, 0, 0 };
+    if (!value) return NULL;
+    js_value(&b, value, pretty, 0);
+    ob_byte(&b, '\0');
+    if (b.oom) {
+        free(b.p);
+        return NULL;
+    }
+    return (char *)b.p;
+}

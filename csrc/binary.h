@@ -1,0 +1,29 @@
+/* binary.h: the .obonb encoding (file format § Binary documents, runtime §2)
+** and a JSON writer with JavaScript number formatting. */
+#ifndef OB_BINARY_H
+#define OB_BINARY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <cjson/cJSON.h>
+
+/* True when data starts with the magic "OBNB". */
+int ob_binary_is_binary(const uint8_t *data, size_t len);
+
+/* Decodes a whole .obonb buffer into a cJSON value (the caller frees it with
+** cJSON_Delete).  Float32 values become Number(f.toPrecision(7)); tag 10
+** becomes "data:<mime>;base64,<bytes>".  On error returns NULL and writes a
+** message naming the byte offset into err (errcap bytes). */
+cJSON *ob_binary_decode(const uint8_t *data, size_t len, char *err, size_t errcap);
+
+/* Encodes a cJSON value as .obonb.  Returns a malloc'd buffer (*len bytes) or
+** NULL on out-of-memory / unencodable input (message in err).  Lossless:
+** decoding the result gives the same value back. */
+uint8_t *ob_binary_encode(const cJSON *value, size_t *len, char *err, size_t errcap);
+
+/* Writes a cJSON value as JSON text the way JSON.stringify does (numbers in
+** JavaScript's shortest form; pretty = 2-space indentation like
+** JSON.stringify(v, null, 2)).  Returns a malloc'd NUL-terminated string. */
+char *ob_json_write(const cJSON *value, int pretty);
+
+#endif

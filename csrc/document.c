@@ -1,0 +1,939 @@
+/* document.c: §2 loading: JSON or binary in, plain structs out.
+**
+** ob_document_load parses the bytes once (cJSON, or binary.c for .obonb),
+** checks the header (§2 step 1), resolves JavaScript's duplicate-key rule,
+** keeps a compact JSON copy for dumps, then walks the tree with the loaders
+** (this file: images, atlas, skeleton, skins, attachments, constraints;
+** load_animation.c and load_state_machine.c: the rest).  No cJSON tree is
+** kept afterwards.
+*/
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "binary.h"
+#include "jsnum.h"
+#include "load.h"
+
+static const double WHITE[4] = {1, 1, 1, 1};
+
+/* ---- images and atlas (file format § Images and the texture atlas) ---- */
+
+static void load_images(ob_loader *L, const cJSON *root)
+{
+    ob_document *doc = L->doc;
+    const cJSON *arr = ob_arr(L, root, "images");
+    size_t m0 = ob_path_key(L, "images");
+    doc->image_count = arr ? cJSON_GetArraySize(arr) : 0;
+    doc->images = ob_alloc(L, (size_t)doc->image_count, sizeof *doc->images);
+    int32_t i = 0;
+    for (const cJSON *o = arr ? arr->child : NULL; o; o = o->next, i++) {
+        size_t m = ob_path_index(L, i);
+        ob_expect_object(L, o);
+        ob_image_data *im = &doc->images[i];
+        im->id = ob_ref(L, o, "id");
+        im->name = ob_str(L, o, "name", "");
+        im->src = ob_str(L, o, "src", "");
+        im->width = ob_num(L, o, "width", 0);
+        im->height = ob_num(L, o, "height", 0);
+        ob_path_pop(L, m);
+    }
+    ob_path_pop(L, m0);
+}
+
+static void load_atlas(ob_loader *L, const cJSON *root)
+{
+    ob_document *doc = L->doc;
+    doc->image_region = ob_alloc(L, (size_t)doc->image_count, sizeof(int32_t));
+    for (int32_t i = 0; i < doc->image_count; i++) doc->image_region[i] = -1;
+    doc->white_page = -1;
+    doc->atlas_scale = 1;
+    const cJSON *atlas = ob_obj(L, root, "atlas");
+    if (!atlas) return;
+    size_t m0 = ob_path_key(L, "atlas");
+    doc->has_atlas = 1;
+    doc->premultiplied_alpha = ob_bool(L, atlas, "premultipliedAlpha", 0);
+    doc->atlas_scale = ob_num(L, atlas, "scale", 1);
+
+    const cJSON *pages = ob_arr(L, atlas, "pages");
+    doc->page_count = pages ? cJSON_GetArraySize(pages) : 0;
+    doc->pages = ob_alloc(L, (size_t)doc->page_count, sizeof *doc->pages);
+    size_t m1 = ob_path_key(L, "pages");
+    int32_t i = 0;
+    for (const cJSON *o = pages ? pages->child : NULL; o; o = o->next, i++) {
+        size_t m = ob_path_index(L, i);
+        ob_expect_object(L, o);
+        ob_page_data *p = &doc->pages[i];
+        p->id = ob_ref(L, o, "id");
+        p->name = ob_str(L, o, "name", "");
+        p->src = ob_str(L, o, "src", "");
+        p->width = ob_num(L, o, "width", 0);
+        p->height = ob_num(L, o, "height", 0);
+        ob_path_pop(L, m);
+    }
+    ob_path_pop(L, m1);
+
+    const cJSON *regions = ob_arr(L, atlas, "regions");
+    int32_t n = regions ? cJSON_GetArraySize(regions) : 0;
+    doc->regions = ob_alloc(L, (size_t)n, sizeof *doc->regions);
+    m1 = ob_path_key(L, "regions");
+    i = 0;
+    for (const cJSON *o = regions ? regions->child : NULL; o; o = o->next, i++) {
+        size_t m = ob_path_index(L, i);
+        ob_expect_object(L, o);
+        const char *image = ob_ref(L, o, "image"), *page = ob_ref(L, o, "page");
+        ob_region_data r = {0};
+        r.image = ob_find_id(doc->images, doc->image_count, sizeof *doc->images, image);
+        r.page = ob_find_id(doc->pages, doc->page_count, sizeof *doc->pages, page);
+        r.x = ob_num(L, o, "x", 0);
+        r.y = ob_num(L, o, "y", 0);
+        r.width = ob_num(L, o, "width", 0);
+        r.height = ob_num(L, o, "height", 0);
+        r.offset_x = ob_num(L, o, "offsetX", 0);
+        r.offset_y = ob_num(L, o, "offsetY", 0);
+        r.original_width = ob_num(L, o, "originalWidth", r.width);
+        r.original_height = ob_num(L, o, "originalHeight", r.height);
+        r.rotated = ob_bool(L, o, "rotated", 0);
+        r.empty = ob_bool(L, o, "empty", 0);
+        int32_t pc;
+        r.polygon = ob_num_list(L, o, "polygon", &pc);
+        r.polygon_count = pc / 2;
+        if (r.image < 0 || r.page < 0) {  /* §2: regions with a missing page or image are ignored */
+            ob_warn(L, NULL, "region ignored: %s \"%s\" does not exist",
+                    r.image < 0 ? "image" : "page", r.image < 0 ? (image ? image : "") : (page ? page : ""));
+        } else {
+            doc->regions[doc->region_count] = r;
+            if (doc->image_region[r.image] < 0) doc->image_region[r.image] = doc->region_count;
+            doc->region_count++;
+        }
+        ob_path_pop(L, m);
+    }
+    ob_path_pop(L, m1);
+
+    const cJSON *white = ob_obj(L, atlas, "white");
+    if (white) {
+        m1 = ob_path_key(L, "white");
+        doc->white_page = ob_find_id(doc->pages, doc->page_count, sizeof *doc->pages, ob_ref(L, white, "page"));
+        doc->has_white = doc->white_page >= 0;
+        doc->white[0] = ob_num(L, white, "x", 0);
+        doc->white[1] = ob_num(L, white, "y", 0);
+        doc->white[2] = ob_num(L, white, "width", 0);
+        doc->white[3] = ob_num(L, white, "height", 0);
+        ob_path_pop(L, m1);
+    }
+    ob_path_pop(L, m0);
+}
+
+/* ---- bones and slots (§2 Skeleton construction) ---------------------- */
+
+static void load_bones(ob_loader *L, const cJSON *sk)
+{
+    ob_document *doc = L->doc;
+    const cJSON *arr = ob_arr(L, sk, "bones");
+    size_t m0 = ob_path_key(L, "bones");
+    doc->bone_count = arr ? cJSON_GetArraySize(arr) : 0;
+    doc->bones = ob_alloc(L, (size_t)doc->bone_count, sizeof *doc->bones);
+    int32_t i = 0;
+    for (const cJSON *o = arr ? arr->child : NULL; o; o = o->next, i++) {
+        size_t m = ob_path_index(L, i);
+        ob_expect_object(L, o);
+        ob_bone_data *b = &doc->bones[i];
+        b->id = ob_ref(L, o, "id");
+        b->name = ob_str(L, o, "name", b->id ? b->id : "");
+        /* §2: the parent is looked up among the bones already created */
+        const char *parent = ob_ref(L, o, "parent");
+        b->parent = ob_find_id(doc->bones, i, sizeof *doc->bones, parent);
+        if (parent && b->parent < 0) {
+            int later = 0;
+            for (const cJSON *q = o->next; q && !later; q = q->next) {
+                const cJSON *qid = ob_get(q, "id");
+                later = cJSON_IsString(qid) && strcmp(qid->valuestring, parent) == 0;
+            }
+            ob_warn(L, "parent", "parent \"%s\" %s: this bone is a root", parent,
+                    later ? "is listed after this bone" : "does not exist");
+        }
+        b->length = ob_num(L, o, "length", 0);
+        b->x = ob_num(L, o, "x", 0);
+        b->y = ob_num(L, o, "y", 0);
+        b->rotation = ob_num(L, o, "rotation", 0);
+        b->scale_x = ob_num(L, o, "scaleX", 1);
+        b->scale_y = ob_num(L, o, "scaleY", 1);
+        b->shear_x = ob_num(L, o, "shearX", 0);
+        b->shear_y = ob_num(L, o, "shearY", 0);
+        const char *inherit = ob_str(L, o, "inherit", "normal");
+        int mode = ob_parse_inherit(inherit);
+        if (mode < 0)
+            ob_fail(L, "inherit", "expected \"normal\", \"onlyTranslation\", \"noRotation\" or \"noScale\", got \"%.40s\"", inherit);
+        b->inherit = (ob_inherit)mode;
+        ob_path_pop(L, m);
+    }
+    ob_path_pop(L, m0);
+}
+
+static int parse_blend(ob_loader *L, const cJSON *o, const char *key)
+{
+    const char *s = ob_str(L, o, key, "normal");
+    static const char *names[] = {"normal", "additive", "multiply", "screen"};
+    for (int i = 0; i < 4; i++)
+        if (strcmp(s, names[i]) == 0) return i;
+    ob_fail(L, key, "expected \"normal\", \"additive\", \"multiply\" or \"screen\", got \"%.40s\"", s);
+}
+
+static void load_slots(ob_loader *L, const cJSON *sk)
+{
+    ob_document *doc = L->doc;
+    const cJSON *arr = ob_arr(L, sk, "slots");
+    size_t m0 = ob_path_key(L, "slots");
+    int32_t n = arr ? cJSON_GetArraySize(arr) : 0;
+    doc->slots = ob_alloc(L, (size_t)n, sizeof *doc->slots);
+    int32_t i = 0;
+    for (const cJSON *o = arr ? arr->child : NULL; o; o = o->next, i++) {
+        size_t m = ob_path_index(L, i);
+        ob_expect_object(L, o);
+        ob_slot_data s = {0};
+        s.id = ob_ref(L, o, "id");
+        s.name = ob_str(L, o, "name", s.id ? s.id : "");
+        const char *bone = ob_ref(L, o, "bone");
+        s.bone = ob_find_id(doc->bones, doc->bone_count, sizeof *doc->bones, bone);
+        ob_color(L, o, "color", WHITE, s.color);
+        s.has_dark = ob_color(L, o, "dark", NULL, s.dark);
+        const char *att = ob_str(L, o, "attachment", NULL);
+        s.attachment = att ? ob_intern_name(L, att) : -1;
+        s.blend = (ob_blend)parse_blend(L, o, "blend");
+        s.source_index = i;
+        if (s.bone < 0) /* §2: slots whose bone is missing are dropped */
+            ob_warn(L, "bone", "slot \"%s\" dropped: bone \"%s\" does not exist", s.name, bone ? bone : "");
+        else
+            doc->slots[doc->slot_count++] = s;
+        ob_path_pop(L, m);
+    }
+    ob_path_pop(L, m0);
+}
+
+/* ---- constraints (§7, file format § Constraints) ------------------- */
+
+static int32_t *bone_list(ob_loader *L, const cJSON *o, const char *key, int32_t *count)
+{
+    ob_document *doc = L->doc;
+    const cJSON *arr = ob_arr(L, o, key);
+    *count = arr ? cJSON_GetArraySize(arr) : 0;
+    int32_t *out = ob_alloc(L, (size_t)*count, sizeof *out);
+    int32_t i = 0;
+    for (const cJSON *c = arr ? arr->child : NULL; c; c = c->next, i++) {
+        if (!cJSON_IsString(c)) {
+            size_t m = ob_path_key(L, key);
+            ob_path_index(L, i);
+            ob_fail_type(L, NULL, "a bone id", c);
+            (void)m;
+        }
+        out[i] = ob_find_id(doc->bones, doc->bone_count, sizeof *doc->bones, c->valuestring);
+        if (out[i] < 0) ob_warn(L, key, "unknown bone \"%s\"", c->valuestring);
+    }
+    return out;
+}
+
+static int parse_enum(ob_loader *L, const cJSON *o, const char *key, const char *def,
+                      const char *const *names, int n)
+{
+    const char *s = ob_str(L, o, key, def);
+    for (int i = 0; i < n; i++)
+        if (strcmp(s, names[i]) == 0) return i;
+    char list[256] = "";
+    for (int i = 0; i < n; i++) {
+        strncat(list, i ? ", \"" : "\"", sizeof list - strlen(list) - 1);
+        strncat(list, names[i], sizeof list - strlen(list) - 1);
+        strncat(list, "\"", sizeof list - strlen(list) - 1);
+    }
+    ob_fail(L, key, "expected one of %s, got \"%.40s\"", list, s);
+}
+
+static void load_constraint(ob_loader *L, const cJSON *o, ob_constraint_kind kind, ob_constraint_data *c)
+{
+    ob_document *doc = L->doc;
+    c->kind = kind;
+    c->id = ob_ref(L, o, "id");
+    c->name = ob_str(L, o, "name", c->id ? c->id : "");
+    const cJSON *order = ob_get(o, "order");
+    if (order) {
+        if (!cJSON_IsNumber(order)) ob_fail_type(L, "order", "a number", order);
+        c->has_order = 1;
+        c->order = order->valuedouble;
+    }
+    c->target = c->bone = -1;
+    double *v = c->setup;  /* §3.1 setupValues: every keyable property, absent ⇒ 0 */
+    switch (kind) {
+    case OB_CON_IK: {
+        c->bones = bone_list(L, o, "bones", &c->bone_count);
+        const char *t = ob_ref(L, o, "target");
+        c->target = ob_find_id(doc->bones, doc->bone_count, sizeof *doc->bones, t);
+        if (t && c->target < 0) ob_warn(L, "target", "unknown bone \"%s\"", t);
+        v[OB_CV_MIX] = ob_num(L, o, "mix", 0);
+        v[OB_CV_SOFTNESS] = ob_num(L, o, "softness", 0);            /* §2 default 0 */
+        v[OB_CV_BEND] = ob_bool(L, o, "bendPositive", 0) ? 1 : -1;  /* §3.1 */
+        v[OB_CV_STRETCH] = ob_bool(L, o, "stretch", 0);
+        v[OB_CV_COMPRESS] = ob_bool(L, o, "compress", 0);
+        c->uniform = ob_bool(L, o, "uniform", 0);
+        break;
+    }
+    case OB_CON_TRANSFORM: {
+        c->bones = bone_list(L, o, "bones", &c->bone_count);
+        const char *t = ob_ref(L, o, "target");
+        c->target = ob_find_id(doc->bones, doc->bone_count, sizeof *doc->bones, t);
+        if (t && c->target < 0) ob_warn(L, "target", "unknown bone \"%s\"", t);
+        v[OB_CV_MIX] = 1;  /* §3.1: transform constraints also get mix = 1 */
+        v[OB_CV_MIX_ROTATE] = ob_num(L, o, "mixRotate", 0);
+        v[OB_CV_MIX_TRANSLATE] = ob_num(L, o, "mixTranslate", 0);
+        v[OB_CV_MIX_SCALE] = ob_num(L, o, "mixScale", 0);
+        v[OB_CV_MIX_SHEAR] = ob_num(L, o, "mixShear", 0);
+        c->offset_rotation = ob_num(L, o, "offsetRotation", 0);
+        c->offset_x = ob_num(L, o, "offsetX", 0);
+        c->offset_y = ob_num(L, o, "offsetY", 0);
+        c->offset_scale_x = ob_num(L, o, "offsetScaleX", 0);
+        c->offset_scale_y = ob_num(L, o, "offsetScaleY", 0);
+        c->offset_shear = ob_num(L, o, "offsetShear", 0);
+        c->local = ob_bool(L, o, "local", 0);
+        c->relative = ob_bool(L, o, "relative", 0);
+        break;
+    }
+    case OB_CON_PATH: {
+        static const char *pos[] = {"fixed", "percent"};
+        static const char *spc[] = {"length", "fixed", "percent", "proportional"};
+        static const char *rot[] = {"tangent", "chain", "chainScale"};
+        c->bones = bone_list(L, o, "bones", &c->bone_count);
+        const char *t = ob_ref(L, o, "target");
+        c->target = ob_find_id(doc->slots, doc->slot_count, sizeof *doc->slots, t);
+        if (t && c->target < 0) ob_warn(L, "target", "unknown slot \"%s\"", t);
+        c->position_mode = (ob_position_mode)parse_enum(L, o, "positionMode", "percent", pos, 2);
+        c->spacing_mode = (ob_spacing_mode)parse_enum(L, o, "spacingMode", "length", spc, 4);
+        c->rotate_mode = (ob_rotate_mode)parse_enum(L, o, "rotateMode", "tangent", rot, 3);
+        c->offset_rotation = ob_num(L, o, "offsetRotation", 0);
+        v[OB_CV_POSITION] = ob_num(L, o, "position", 0);
+        v[OB_CV_SPACING] = ob_num(L, o, "spacing", 0);
+        v[OB_CV_MIX_ROTATE] = ob_num(L, o, "mixRotate", 0);
+        v[OB_CV_MIX_X] = ob_num(L, o, "mixX", 0);
+        v[OB_CV_MIX_Y] = ob_num(L, o, "mixY", 0);
+        break;
+    }
+    case OB_CON_PHYSICS: {
+        const char *b = ob_ref(L, o, "bone");
+        c->bone = ob_find_id(doc->bones, doc->bone_count, sizeof *doc->bones, b);
+        if (c->bone < 0) ob_warn(L, "bone", "unknown bone \"%s\"", b ? b : "");
+        c->px = ob_num(L, o, "x", 0);
+        c->py = ob_num(L, o, "y", 0);
+        c->protate = ob_num(L, o, "rotate", 0);
+        c->pscale_x = ob_num(L, o, "scaleX", 0);
+        c->fps = ob_num(L, o, "fps", 60);
+        v[OB_CV_MIX] = ob_num(L, o, "mix", 0);
+        v[OB_CV_INERTIA] = ob_num(L, o, "inertia", 0);
+        v[OB_CV_STRENGTH] = ob_num(L, o, "strength", 0);
+        v[OB_CV_DAMPING] = ob_num(L, o, "damping", 0);
+        v[OB_CV_MASS] = ob_num(L, o, "mass", 0);
+        v[OB_CV_GRAVITY] = ob_num(L, o, "gravity", 0);
+        v[OB_CV_WIND] = ob_num(L, o, "wind", 0);
+        break;
+    }
+    }
+}
+
+static void load_constraints(ob_loader *L, const cJSON *sk)
+{
+    static const char *keys[] = {"ik", "transform", "path", "physics"};
+    ob_document *doc = L->doc;
+    const cJSON *arrs[4];
+    int32_t total = 0;
+    for (int k = 0; k < 4; k++) {
+        arrs[k] = ob_arr(L, sk, keys[k]);
+        total += arrs[k] ? cJSON_GetArraySize(arrs[k]) : 0;
+    }
+    doc->constraints = ob_alloc(L, (size_t)total, sizeof *doc->constraints);
+    for (int k = 0; k < 4; k++) {
+        size_t m0 = ob_path_key(L, keys[k]);
+        int32_t i = 0;
+        for (const cJSON *o = arrs[k] ? arrs[k]->child : NULL; o; o = o->next, i++) {
+            size_t m = ob_path_index(L, i);
+            ob_expect_object(L, o);
+            load_constraint(L, o, (ob_constraint_kind)k, &doc->constraints[doc->constraint_count++]);
+            ob_path_pop(L, m);
+        }
+        int32_t *count = k == 0 ? &doc->ik_count : k == 1 ? &doc->transform_count
+                       : k == 2 ? &doc->path_count : &doc->physics_count;
+        *count = i;
+        ob_path_pop(L, m0);
+    }
+}
+
+/* ---- attachments (file format § Attachments, CLARIFICATIONS) ------- */
+
+/* Polygon vertices: `vertices` flat, or per-vertex `weights` when non-empty. */
+static void load_vertices(ob_loader *L, const cJSON *o, ob_attachment *a)
+{
+    ob_document *doc = L->doc;
+    int32_t n;
+    a->vertices = ob_num_list(L, o, "vertices", &n);
+    a->vertex_count = n / 2;
+    const cJSON *w = ob_arr(L, o, "weights");
+    if (!w || cJSON_GetArraySize(w) == 0) return;
+    size_t m0 = ob_path_key(L, "weights");
+    int32_t nv = cJSON_GetArraySize(w), total = 0;
+    for (const cJSON *v = w->child; v; v = v->next) total += cJSON_IsArray(v) ? cJSON_GetArraySize(v) : 0;
+    a->weight_start = ob_alloc(L, (size_t)nv + 1, sizeof(int32_t));
+    a->weights = ob_alloc(L, (size_t)total, sizeof(ob_weight));
+    int32_t i = 0, k = 0;
+    for (const cJSON *v = w->child; v; v = v->next, i++) {
+        size_t m = ob_path_index(L, i);
+        if (!cJSON_IsArray(v)) ob_fail_type(L, NULL, "a list of influences", v);
+        a->weight_start[i] = k;
+        int32_t j = 0;
+        for (const cJSON *inf = v->child; inf; inf = inf->next, j++) {
+            size_t mj = ob_path_index(L, j);
+            ob_expect_object(L, inf);
+            ob_weight *wt = &a->weights[k++];
+            const char *bone = ob_ref(L, inf, "bone");
+            wt->bone = ob_find_id(doc->bones, doc->bone_count, sizeof *doc->bones, bone);
+            if (wt->bone < 0) ob_warn(L, "bone", "unknown bone \"%s\": the slot bone is used", bone ? bone : "");
+            wt->x = ob_num(L, inf, "x", 0);
+            wt->y = ob_num(L, inf, "y", 0);
+            wt->weight = ob_num(L, inf, "weight", 0);
+            ob_path_pop(L, mj);
+        }
+        ob_path_pop(L, m);
+    }
+    a->weight_start[nv] = k;
+    a->vertex_count = nv;
+    ob_path_pop(L, m0);
+}
+
+static void load_placement(ob_loader *L, const cJSON *o, ob_attachment *a)
+{
+    a->x = ob_num(L, o, "x", 0);
+    a->y = ob_num(L, o, "y", 0);
+    a->rotation = ob_num(L, o, "rotation", 0);
+    a->scale_x = ob_num(L, o, "scaleX", 1);
+    a->scale_y = ob_num(L, o, "scaleY", 1);
+    a->width = ob_num(L, o, "width", 0);
+    a->height = ob_num(L, o, "height", 0);
+    a->skew_x = ob_num(L, o, "skewX", 0);
+    a->skew_y = ob_num(L, o, "skewY", 0);
+}
+
+static int32_t image_ref(ob_loader *L, const cJSON *o, const char *key, const char **ref)
+{
+    const char *id = ob_ref(L, o, key);
+    if (ref) *ref = id;
+    return ob_find_id(L->doc->images, L->doc->image_count, sizeof *L->doc->images, id);
+}
+
+static const char *const ATT_TYPES[] = {"region", "mesh", "shape", "boundingBox", "point", "text",
+                                        "sequence", "particles", "clipping", "path"};
+
+static void load_sequence(ob_loader *L, const cJSON *o, ob_attachment *a)
+{
+    static const char *modes[] = {"loop", "once", "pingPong", "holdLast"};
+    const cJSON *frames = ob_arr(L, o, "frames");
+    a->frame_count = frames ? cJSON_GetArraySize(frames) : 0;
+    a->frames = ob_alloc(L, (size_t)a->frame_count, sizeof *a->frames);
+    size_t m0 = ob_path_key(L, "frames");
+    int32_t i = 0;
+    for (const cJSON *f = frames ? frames->child : NULL; f; f = f->next, i++) {
+        size_t m = ob_path_index(L, i);
+        ob_expect_object(L, f);
+        ob_seq_frame *fr = &a->frames[i];
+        fr->image = image_ref(L, f, "image", NULL);
+        const cJSON *rect = ob_obj(L, f, "rect"), *trim = ob_obj(L, f, "trim");
+        if (rect) {
+            size_t mr = ob_path_key(L, "rect");
+            fr->has_rect = 1;
+            fr->rect[0] = ob_num(L, rect, "x", 0);
+            fr->rect[1] = ob_num(L, rect, "y", 0);
+            fr->rect[2] = ob_num(L, rect, "width", 0);
+            fr->rect[3] = ob_num(L, rect, "height", 0);
+            ob_path_pop(L, mr);
+        }
+        if (trim) {
+            size_t mt = ob_path_key(L, "trim");
+            fr->has_trim = 1;
+            fr->trim[0] = ob_num(L, trim, "x", 0);
+            fr->trim[1] = ob_num(L, trim, "y", 0);
+            fr->trim[2] = ob_num(L, trim, "sourceWidth", 0);
+            fr->trim[3] = ob_num(L, trim, "sourceHeight", 0);
+            ob_path_pop(L, mt);
+        }
+        ob_path_pop(L, m);
+    }
+    ob_path_pop(L, m0);
+    a->fps = ob_num(L, o, "fps", 0);
+    a->mode = (ob_seq_mode)parse_enum(L, o, "mode", "loop", modes, 4);
+    a->offset = ob_num(L, o, "offset", 0);
+    a->input_ref = ob_ref(L, o, "input");
+    a->input = -1;
+}
+
+/* §2: every missing particle field takes CLARIFICATIONS' default. */
+static void load_particles(ob_loader *L, const cJSON *o, ob_attachment *a)
+{
+    static const char *shapes[] = {"point", "circle", "box", "cone"};
+    static const char *looks[] = {"circle", "square", "spark", "image"};
+    static const char *spaces[] = {"world", "local"};
+    ob_particle_settings *p = ob_alloc(L, 1, sizeof *p);
+    a->particles = p;
+    p->emitting = ob_bool(L, o, "emitting", 1);
+    p->rate = ob_num(L, o, "rate", 20);
+    p->max_particles = ob_num(L, o, "maxParticles", 200);
+    p->duration = ob_num(L, o, "duration", 1);
+    p->loop = ob_bool(L, o, "loop", 1);
+    p->prewarm = ob_bool(L, o, "prewarm", 0);
+    p->shape = (ob_emit_shape)parse_enum(L, o, "shape", "point", shapes, 4);
+    p->x = ob_num(L, o, "x", 0);
+    p->y = ob_num(L, o, "y", 0);
+    p->rotation = ob_num(L, o, "rotation", 90);
+    p->angle = ob_num(L, o, "angle", 30);
+    p->radius = ob_num(L, o, "radius", 10);
+    p->width = ob_num(L, o, "width", 20);
+    p->height = ob_num(L, o, "height", 20);
+    p->local_space = parse_enum(L, o, "space", "world", spaces, 2);
+    p->lifetime = ob_range_get(L, o, "lifetime", (ob_range){1, 1});
+    p->speed = ob_range_get(L, o, "speed", (ob_range){100, 100});
+    p->gravity = ob_num(L, o, "gravity", 0);
+    p->drag = ob_num(L, o, "drag", 0);
+    p->start_size = ob_range_get(L, o, "startSize", (ob_range){16, 16});
+    p->end_size = ob_range_get(L, o, "endSize", (ob_range){0, 0});
+    p->start_rotation = ob_range_get(L, o, "startRotation", (ob_range){0, 0});
+    p->end_rotation = ob_range_get(L, o, "endRotation", (ob_range){0, 0});
+    p->angular_velocity = ob_range_get(L, o, "angularVelocity", (ob_range){0, 0});
+    p->blend = (ob_blend)parse_blend(L, o, "blend");
+    p->look = (ob_particle_look)parse_enum(L, o, "look", "circle", looks, 4);
+    p->stretch = ob_num(L, o, "stretch", 0.05);
+    double seed = ob_num(L, o, "seed", 1);
+    /* §8.8: the seed enters `seed XOR hash` as a JS 32-bit integer (ToInt32) */
+    double m = fmod(trunc(isfinite(seed) ? seed : 0), 4294967296.0);
+    if (m < 0) m += 4294967296.0;
+    p->seed = (uint32_t)m;
+    p->image = image_ref(L, o, "image", NULL);
+
+    const cJSON *bursts = ob_arr(L, o, "bursts");
+    p->burst_count = bursts ? cJSON_GetArraySize(bursts) : 0;
+    p->bursts = ob_alloc(L, (size_t)p->burst_count, sizeof *p->bursts);
+    size_t m0 = ob_path_key(L, "bursts");
+    int32_t i = 0;
+    for (const cJSON *b = bursts ? bursts->child : NULL; b; b = b->next, i++) {
+        size_t mi = ob_path_index(L, i);
+        ob_expect_object(L, b);
+        p->bursts[i].time = ob_num(L, b, "time", 0);
+        p->bursts[i].count = ob_num(L, b, "count", 0);
+        ob_path_pop(L, mi);
+    }
+    ob_path_pop(L, m0);
+
+    const cJSON *colors = ob_arr(L, o, "colors");
+    if (!colors) {
+        p->stop_count = 2;
+        p->stops = ob_alloc(L, 2, sizeof *p->stops);
+        p->stops[0] = (ob_grad_stop){0, {1, 1, 1, 1}};
+        p->stops[1] = (ob_grad_stop){1, {1, 1, 1, 0}};
+    } else {
+        p->stop_count = cJSON_GetArraySize(colors);
+        p->stops = ob_alloc(L, (size_t)p->stop_count, sizeof *p->stops);
+        m0 = ob_path_key(L, "colors");
+        i = 0;
+        for (const cJSON *c = colors->child; c; c = c->next, i++) {
+            size_t mi = ob_path_index(L, i);
+            ob_expect_object(L, c);
+            p->stops[i].t = ob_num(L, c, "t", 0);
+            ob_color(L, c, "color", WHITE, p->stops[i].color);
+            ob_path_pop(L, mi);
+        }
+        ob_path_pop(L, m0);
+    }
+}
+
+static void load_attachment(ob_loader *L, const cJSON *o, ob_attachment *a)
+{
+    ob_document *doc = L->doc;
+    const char *type = ob_str(L, o, "type", "region");
+    a->type = OB_ATT_UNKNOWN;
+    for (int i = 0; i < (int)(sizeof ATT_TYPES / sizeof *ATT_TYPES); i++)
+        if (strcmp(type, ATT_TYPES[i]) == 0) a->type = (ob_attachment_type)i;
+    if (a->type == OB_ATT_UNKNOWN) ob_warn(L, "type", "unknown attachment type \"%s\": drawn as nothing", type);
+    ob_color(L, o, "color", WHITE, a->color);
+    a->scale_x = a->scale_y = 1;
+    a->image = a->linked_mesh = a->end_slot = a->input = -1;
+    switch (a->type) {
+    case OB_ATT_REGION:
+        load_placement(L, o, a);
+        a->image = image_ref(L, o, "image", &a->image_ref);
+        break;
+    case OB_ATT_MESH: {
+        a->image = image_ref(L, o, "image", &a->image_ref);
+        load_vertices(L, o, a);
+        a->uvs = ob_num_list(L, o, "uvs", &a->uv_count);
+        a->uv_count /= 2;
+        const cJSON *tris = ob_arr(L, o, "triangles");
+        a->triangle_count = tris ? cJSON_GetArraySize(tris) : 0;
+        a->triangles = ob_alloc(L, (size_t)a->triangle_count, sizeof(uint32_t));
+        int32_t i = 0;
+        for (const cJSON *t = tris ? tris->child : NULL; t; t = t->next, i++) {
+            if (!cJSON_IsNumber(t) || t->valuedouble < 0 || t->valuedouble >= a->vertex_count ||
+                t->valuedouble != floor(t->valuedouble)) {
+                size_t m = ob_path_key(L, "triangles");
+                ob_path_index(L, i);
+                if (!cJSON_IsNumber(t)) ob_fail_type(L, NULL, "a vertex index", t);
+                ob_fail(L, NULL, "vertex index %g out of range (the mesh has %d vertices)",
+                        t->valuedouble, (int)a->vertex_count);
+                (void)m;
+            }
+            a->triangles[i] = (uint32_t)t->valuedouble;
+        }
+        if (a->uv_count < a->vertex_count)
+            ob_warn(L, "uvs", "%d uv pairs for %d vertices: missing uvs read as 0",
+                    (int)a->uv_count, (int)a->vertex_count);
+        a->hull = (int32_t)ob_num(L, o, "hull", a->vertex_count);
+        const cJSON *linked = ob_obj(L, o, "linked");
+        if (linked) {
+            size_t m = ob_path_key(L, "linked");
+            const char *src = ob_str(L, linked, "mesh", NULL);
+            if (src) a->linked_mesh = ob_intern_name(L, src);
+            a->linked_deform = ob_bool(L, linked, "deform", 0);
+            ob_path_pop(L, m);
+        }
+        break;
+    }
+    case OB_ATT_SHAPE: {
+        static const char *kinds[] = {"rect", "ellipse", "polygon"};
+        load_placement(L, o, a);
+        a->shape = (ob_shape_kind)parse_enum(L, o, "shape", "rect", kinds, 3);
+        a->radius = ob_num(L, o, "radius", 0);
+        int32_t n;
+        a->points = ob_num_list(L, o, "points", &n);
+        a->point_count = n / 2;
+        a->has_fill = ob_color(L, o, "fill", NULL, a->fill);
+        a->has_stroke = ob_color(L, o, "stroke", NULL, a->stroke);
+        a->stroke_width = ob_num(L, o, "strokeWidth", 0);
+        break;
+    }
+    case OB_ATT_BOUNDING_BOX:
+    case OB_ATT_PATH:
+        load_vertices(L, o, a);
+        a->closed = ob_bool(L, o, "closed", 0);
+        a->constant_speed = ob_bool(L, o, "constantSpeed", 1);  /* CLARIFICATIONS: absent ⇒ true */
+        break;
+    case OB_ATT_CLIPPING: {
+        load_vertices(L, o, a);
+        a->end_slot_id = ob_ref(L, o, "end");
+        a->end_slot = ob_find_id(doc->slots, doc->slot_count, sizeof *doc->slots, a->end_slot_id);
+        break;
+    }
+    case OB_ATT_POINT:
+        a->x = ob_num(L, o, "x", 0);
+        a->y = ob_num(L, o, "y", 0);
+        a->rotation = ob_num(L, o, "rotation", 0);
+        break;
+    case OB_ATT_TEXT:
+        load_placement(L, o, a);
+        a->text = ob_str(L, o, "text", "");
+        a->font = ob_str(L, o, "font", "");
+        a->size = ob_num(L, o, "size", 0);
+        {   /* "weight" may be a number (CSS) or a string */
+            const cJSON *w = ob_get(o, "weight");
+            if (w && cJSON_IsNumber(w)) {
+                char buf[OB_JSNUM_CAP];
+                ob_js_to_string(w->valuedouble, buf, sizeof buf);
+                a->weight_name = ob_strdup(L, buf);
+            } else {
+                a->weight_name = ob_str(L, o, "weight", "");
+            }
+        }
+        a->align = ob_str(L, o, "align", "left");
+        a->has_outline = ob_color(L, o, "outline", NULL, a->outline);
+        a->outline_width = ob_num(L, o, "outlineWidth", 0);
+        break;
+    case OB_ATT_SEQUENCE:
+        load_placement(L, o, a);
+        load_sequence(L, o, a);
+        break;
+    case OB_ATT_PARTICLES:
+        load_particles(L, o, a);
+        break;
+    case OB_ATT_UNKNOWN:
+        break;
+    }
+}
+
+static void load_skins(ob_loader *L, const cJSON *sk)
+{
+    ob_document *doc = L->doc;
+    const cJSON *arr = ob_arr(L, sk, "skins");
+    size_t m0 = ob_path_key(L, "skins");
+    doc->skin_count = arr ? cJSON_GetArraySize(arr) : 0;
+    doc->skins = ob_alloc(L, (size_t)doc->skin_count, sizeof *doc->skins);
+    int32_t total = 0;  /* attachments over every skin */
+    for (const cJSON *o = arr ? arr->child : NULL; o; o = o->next) {
+        const cJSON *atts = cJSON_IsObject(o) ? ob_get(o, "attachments") : NULL;
+        if (!cJSON_IsObject(atts)) continue;
+        for (const cJSON *s = atts->child; s; s = s->next)
+            if (cJSON_IsObject(s)) total += cJSON_GetArraySize(s);
+    }
+    doc->attachments = ob_alloc(L, (size_t)total, sizeof *doc->attachments);
+    int32_t i = 0;
+    for (const cJSON *o = arr ? arr->child : NULL; o; o = o->next, i++) {
+        size_t m = ob_path_index(L, i);
+        ob_expect_object(L, o);
+        ob_skin_data *skin = &doc->skins[i];
+        skin->id = ob_ref(L, o, "id");
+        skin->name = ob_str(L, o, "name", skin->id ? skin->id : "");
+        const cJSON *atts = ob_obj(L, o, "attachments");
+        int32_t n = 0;
+        for (const cJSON *s = atts ? atts->child : NULL; s; s = s->next)
+            if (cJSON_IsObject(s)) n += cJSON_GetArraySize(s);
+        skin->entries = ob_alloc(L, (size_t)n, sizeof *skin->entries);
+        size_t ma = ob_path_key(L, "attachments");
+        for (const cJSON *s = atts ? atts->child : NULL; s; s = s->next) {
+            size_t ms = ob_path_key(L, s->string);
+            if (!cJSON_IsObject(s)) ob_fail_type(L, NULL, "an object of attachments", s);
+            int32_t slot = ob_find_id(doc->slots, doc->slot_count, sizeof *doc->slots, s->string);
+            if (slot < 0) ob_warn(L, NULL, "attachments of unknown or dropped slot \"%s\" ignored", s->string);
+            for (const cJSON *a = s->child; a; a = a->next) {
+                size_t mn = ob_path_key(L, a->string);
+                ob_expect_object(L, a);
+                if (slot >= 0) {
+                    ob_attachment *att = &doc->attachments[doc->attachment_count];
+                    att->name = ob_strdup(L, a->string);
+                    att->name_id = ob_intern_name(L, a->string);
+                    att->slot = slot;
+                    att->skin = i;
+                    load_attachment(L, a, att);
+                    skin->entries[skin->entry_count++] =
+                        (ob_skin_entry){slot, att->name_id, doc->attachment_count++};
+                } else {
+                    ob_attachment scratch = {0};
+                    load_attachment(L, a, &scratch);  /* still validated */
+                }
+                ob_path_pop(L, mn);
+            }
+            ob_path_pop(L, ms);
+        }
+        ob_path_pop(L, ma);
+        skin->bones = bone_list(L, o, "bones", &skin->bone_count);
+        const cJSON *cons = ob_arr(L, o, "constraints");
+        skin->constraint_count = cons ? cJSON_GetArraySize(cons) : 0;
+        skin->constraints = ob_alloc(L, (size_t)skin->constraint_count, sizeof(char *));
+        int32_t k = 0;
+        for (const cJSON *c = cons ? cons->child : NULL; c; c = c->next, k++) {
+            if (!cJSON_IsString(c)) {
+                ob_path_key(L, "constraints");
+                ob_path_index(L, k);
+                ob_fail_type(L, NULL, "a constraint id", c);
+            }
+            skin->constraints[k] = ob_strdup(L, c->valuestring);
+        }
+        if (i == 0 && (skin->bone_count || skin->constraint_count))
+            ob_warn(L, NULL, "the default (first) skin cannot list bones or constraints");
+        ob_path_pop(L, m);
+    }
+    ob_path_pop(L, m0);
+}
+
+void ob_load_skeleton(ob_loader *L, const cJSON *root)
+{
+    load_images(L, root);
+    load_atlas(L, root);
+    const cJSON *sk = ob_obj(L, root, "skeleton");
+    size_t m = ob_path_key(L, "skeleton");
+    L->doc->reference_scale = sk ? ob_num(L, sk, "referenceScale", 100) : 100;
+    if (sk) {
+        load_bones(L, sk);
+        load_slots(L, sk);
+        load_constraints(L, sk);
+        load_skins(L, sk);
+    }
+    ob_path_pop(L, m);
+}
+
+/* ---- the document --------------------------------------------------- */
+
+/* JSON.parse keeps the last value of a duplicated key, at the position of
+** the first: make the tree look like that, so everything downstream (the
+** loaders, the kept JSON copy, the binary encoder) sees what JS sees. */
+static void dedupe_keys(cJSON *v)
+{
+    for (cJSON *c = v->child; c; c = c->next) dedupe_keys(c);
+    if (!cJSON_IsObject(v)) return;
+    for (cJSON *c = v->child; c; c = c->next) {
+        for (cJSON *d = c->next; d;) {
+            cJSON *next = d->next;
+            if (d->string && c->string && strcmp(c->string, d->string) == 0) {
+                cJSON_DetachItemViaPointer(v, d);
+                cJSON_ReplaceItemViaPointer(v, c, d);  /* frees c; d takes its place */
+                c = d;
+            }
+            d = next;
+        }
+    }
+}
+
+static const char *json_error_context(const char *text, size_t len, const char *at, char *buf, size_t cap)
+{
+    size_t off = at && at >= text && at <= text + len ? (size_t)(at - text) : 0;
+    snprintf(buf, cap, "not a valid document: JSON syntax error at byte %zu", off);
+    return buf;
+}
+
+/* Runs every section loader; -1 when one failed (the message is in L->err).
+** Kept apart from ob_document_load so that setjmp's frame holds nothing else. */
+static int run_loaders(ob_loader *L, const cJSON *root)
+{
+    ob_document *doc = L->doc;
+    if (setjmp(L->fail)) return -1;
+    doc->name = ob_str(L, root, "name", "");
+    doc->width = ob_num(L, root, "width", 0);
+    doc->height = ob_num(L, root, "height", 0);
+    doc->origin_x = ob_num(L, root, "originX", 0);
+    doc->origin_y = ob_num(L, root, "originY", 0);
+    doc->fps = ob_num(L, root, "fps", 30);
+    doc->background = ob_str(L, root, "background", NULL);
+
+    ob_load_skeleton(L, root);
+    ob_load_events(L, root);
+    ob_load_animations(L, root);
+    {
+        const cJSON *sk = ob_get(root, "skeleton");
+        size_t m = ob_path_key(L, "skeleton");
+        if (sk) ob_load_sliders(L, sk);
+        ob_path_pop(L, m);
+    }
+    ob_load_audio(L, root);
+    ob_load_scripts(L, root);
+    ob_load_state_machines(L, root);
+
+    /* keep the interned tables in the arena */
+    doc->att_name_count = L->name_count;
+    doc->att_names = ob_alloc(L, (size_t)L->name_count, sizeof(char *));
+    if (L->name_count) memcpy((void *)doc->att_names, L->names, (size_t)L->name_count * sizeof(char *));
+    doc->channel_count = L->channel_count;
+    doc->warning_count = L->warning_count;
+    doc->warnings = ob_alloc(L, (size_t)L->warning_count, sizeof(char *));
+    if (L->warning_count) memcpy((void *)doc->warnings, L->warnings, (size_t)L->warning_count * sizeof(char *));
+
+    return 0;
+}
+
+ob_document *ob_document_load(const void *data, size_t len, ob_error *err_arg)
+{
+    ob_error scratch;
+    ob_error *const err = err_arg ? err_arg : &scratch;
+    err->status = OB_OK;
+    err->message[0] = '\0';
+    if (!data) {
+        err->status = OB_ERR_ARGUMENT;
+        snprintf(err->message, sizeof err->message, "no data");
+        return NULL;
+    }
+    cJSON *root;
+    if (ob_binary_is_binary(data, len)) {
+        root = ob_binary_decode(data, len, err->message, sizeof err->message);
+        if (!root) {
+            err->status = OB_ERR_SYNTAX;
+            return NULL;
+        }
+    } else {
+        const char *end = NULL;
+        root = cJSON_ParseWithLengthOpts(data, len, &end, 0);
+        if (!root) {
+            err->status = OB_ERR_SYNTAX;
+            json_error_context(data, len, end, err->message, sizeof err->message);
+            return NULL;
+        }
+        /* only whitespace may follow the value */
+        const char *p = end, *stop = (const char *)data + len;
+        while (p && p < stop && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '\0')) p++;
+        if (p && p < stop) {
+            cJSON_Delete(root);
+            err->status = OB_ERR_SYNTAX;
+            snprintf(err->message, sizeof err->message,
+                     "not a valid document: unexpected text after the JSON value at byte %zu",
+                     (size_t)(end - (const char *)data));
+            return NULL;
+        }
+    }
+    dedupe_keys(root);
+    /* §2 step 1: format and version */
+    if (!cJSON_IsObject(root)) {
+        cJSON_Delete(root);
+        err->status = OB_ERR_FORMAT;
+        snprintf(err->message, sizeof err->message, "document: expected a JSON object");
+        return NULL;
+    }
+    const cJSON *fmt = ob_get(root, "format"), *ver = ob_get(root, "version");
+    if (!cJSON_IsString(fmt) || strcmp(fmt->valuestring, "openbone") != 0) {
+        char d[80];
+        if (cJSON_IsString(fmt)) snprintf(d, sizeof d, "\"%.40s\"", fmt->valuestring);
+        else snprintf(d, sizeof d, "%s", fmt ? "a non-string" : "nothing");
+        cJSON_Delete(root);
+        err->status = OB_ERR_FORMAT;
+        snprintf(err->message, sizeof err->message, "format: expected \"openbone\", got %s", d);
+        return NULL;
+    }
+    if (ver && (!cJSON_IsNumber(ver) || ver->valuedouble > 1)) {
+        char d[64];
+        if (cJSON_IsNumber(ver)) snprintf(d, sizeof d, "%g", ver->valuedouble);
+        else snprintf(d, sizeof d, "a non-number");
+        cJSON_Delete(root);
+        err->status = OB_ERR_FORMAT;
+        snprintf(err->message, sizeof err->message, "version: unsupported version %s (this runtime reads version 1)", d);
+        return NULL;
+    }
+
+    ob_document *doc = calloc(1, sizeof *doc);
+    ob_loader *L = calloc(1, sizeof *L);
+    if (!doc || !L) {
+        free(doc);
+        free(L);
+        cJSON_Delete(root);
+        err->status = OB_ERR_MEMORY;
+        snprintf(err->message, sizeof err->message, "out of memory");
+        return NULL;
+    }
+    L->doc = doc;
+    L->err = err;
+    doc->json = ob_json_write(root, 0);
+    if (!doc->json || run_loaders(L, root) < 0) {
+        if (err->status == OB_OK) {
+            err->status = OB_ERR_MEMORY;
+            snprintf(err->message, sizeof err->message, "out of memory");
+        }
+        free(L->names);
+        free(L->channels);
+        free(L->warnings);
+        free(L);
+        cJSON_Delete(root);
+        ob_document_free(doc);
+        return NULL;
+    }
+    free(L->names);
+    free(L->channels);
+    free(L->warnings);
+    free(L);
+    cJSON_Delete(root);
+    return doc;
+}
+
+void ob_document_free(ob_document *doc)
+{
+    if (!doc) return;
+    free(doc->json);
+    ob_arena_free(&doc->arena);
+    free(doc);
+}
+
+const char *ob_document_json(const ob_document *doc) { return doc->json; }
+int ob_document_bone_count(const ob_document *doc) { return doc->bone_count; }
+int ob_document_slot_count(const ob_document *doc) { return doc->slot_count; }
+int ob_document_skin_count(const ob_document *doc) { return doc->skin_count; }
+int ob_document_animation_count(const ob_document *doc) { return doc->animation_count; }
+
+#define FIND(arr, n, T, ref) ob_find_name_or_id((arr), (n), sizeof(T), offsetof(T, name), (ref))
+int ob_document_find_bone(const ob_document *d, const char *r) { return FIND(d->bones, d->bone_count, ob_bone_data, r); }
+int ob_document_find_slot(const ob_document *d, const char *r) { return FIND(d->slots, d->slot_count, ob_slot_data, r); }
+int ob_document_find_skin(const ob_document *d, const char *r) { return FIND(d->skins, d->skin_count, ob_skin_data, r); }
+int ob_document_find_animation(const ob_document *d, const char *r) { return FIND(d->animations, d->animation_count, ob_animation_data, r); }

@@ -1,0 +1,445 @@
+/* document.h: the document model, parsed once (§2) into plain structs.
+**
+** Cross-references are resolved to indices at load (-1 = missing, which the
+** runtime treats as the spec says for a missing target).  Strings (ids, names)
+** live in the document's arena.  Nothing is looked up by name per frame: a
+** name that changes at run time (a slot's attachment) is an interned integer
+** (an "attachment name id", index into doc->att_names).
+*/
+#ifndef OB_DOCUMENT_H
+#define OB_DOCUMENT_H
+
+#include <stdint.h>
+#include "include/openbone.h"
+#include "arena.h"
+
+/* ---- Skeleton ------------------------------------------------------- */
+
+typedef enum ob_inherit {        /* §4.2 */
+    OB_INHERIT_NORMAL = 0,
+    OB_INHERIT_ONLY_TRANSLATION,
+    OB_INHERIT_NO_ROTATION,
+    OB_INHERIT_NO_SCALE,
+    OB_INHERIT_COUNT
+} ob_inherit;
+
+typedef struct ob_bone_data {
+    const char *id, *name;
+    int32_t parent;              /* among earlier bones, else -1 (§2) */
+    double length, x, y, rotation, scale_x, scale_y, shear_x, shear_y;
+    ob_inherit inherit;
+} ob_bone_data;
+
+typedef enum ob_blend { OB_BLEND_NORMAL = 0, OB_BLEND_ADDITIVE, OB_BLEND_MULTIPLY, OB_BLEND_SCREEN } ob_blend;
+
+typedef struct ob_slot_data {
+    const char *id, *name;
+    int32_t bone;
+    double color[4];
+    int has_dark;
+    double dark[4];
+    int32_t attachment;          /* setup attachment name id, -1 = none */
+    ob_blend blend;
+    int32_t source_index;        /* index in the file's slots array (before drops) */
+} ob_slot_data;
+
+/* ---- Attachments ---------------------------------------------------- */
+
+typedef enum ob_attachment_type {
+    OB_ATT_REGION = 0, OB_ATT_MESH, OB_ATT_SHAPE, OB_ATT_BOUNDING_BOX, OB_ATT_POINT,
+    OB_ATT_TEXT, OB_ATT_SEQUENCE, OB_ATT_PARTICLES, OB_ATT_CLIPPING, OB_ATT_PATH,
+    OB_ATT_UNKNOWN
+} ob_attachment_type;
+
+typedef struct ob_weight {       /* one influence of a weighted vertex */
+    int32_t bone;                /* -1: missing, the slot bone is used (§8.3) */
+    double x, y, weight;
+} ob_weight;
+
+typedef enum ob_shape_kind { OB_SHAPE_RECT = 0, OB_SHAPE_ELLIPSE, OB_SHAPE_POLYGON } ob_shape_kind;
+typedef enum ob_seq_mode { OB_SEQ_LOOP = 0, OB_SEQ_ONCE, OB_SEQ_PINGPONG, OB_SEQ_HOLD_LAST } ob_seq_mode;
+
+typedef struct ob_seq_frame {
+    int32_t image;               /* -1 missing */
+    int has_rect, has_trim;
+    double rect[4];              /* x, y, width, height (image pixels, y-down) */
+    double trim[4];              /* x, y, sourceWidth, sourceHeight */
+} ob_seq_frame;
+
+typedef struct ob_range { double min, max; } ob_range;
+typedef struct ob_burst { double time, count; } ob_burst;
+typedef struct ob_grad_stop { double t; double color[4]; } ob_grad_stop;
+
+typedef enum ob_emit_shape { OB_EMIT_POINT = 0, OB_EMIT_CIRCLE, OB_EMIT_BOX, OB_EMIT_CONE } ob_emit_shape;
+typedef enum ob_particle_look { OB_LOOK_CIRCLE = 0, OB_LOOK_SQUARE, OB_LOOK_SPARK, OB_LOOK_IMAGE } ob_particle_look;
+
+typedef struct ob_particle_settings { /* §8.8, defaults from CLARIFICATIONS (§2) */
+    int emitting, loop, prewarm, local_space;
+    double rate, max_particles, duration;
+    int32_t burst_count; ob_burst *bursts;
+    ob_emit_shape shape;
+    double x, y, rotation, angle, radius, width, height;
+    ob_range lifetime, speed, start_size, end_size, start_rotation, end_rotation, angular_velocity;
+    double gravity, drag, stretch;
+    int32_t stop_count; ob_grad_stop *stops;  /* as in the file (sorted at use, §8.8) */
+    ob_blend blend;
+    ob_particle_look look;
+    int32_t image;               /* image index, -1 none/missing */
+    uint32_t seed;
+} ob_particle_settings;
+
+typedef struct ob_attachment {
+    ob_attachment_type type;
+    const char *name;            /* the key in the skin map */
+    int32_t name_id;             /* interned name (doc->att_names) */
+    int32_t slot, skin;
+    double color[4];
+    /* placement: region, sequence, text, shape, point */
+    double x, y, rotation, scale_x, scale_y, width, height, skew_x, skew_y;
+    int32_t image;               /* region: image index, -1 missing */
+    const char *image_ref;       /* region: the image id as written */
+    /* polygons: mesh, path, boundingBox, clipping */
+    int32_t vertex_count;        /* vertices (2 numbers each) */
+    double *vertices;            /* unweighted local x,y pairs (also kept when weighted) */
+    int32_t *weight_start;       /* weighted: vertex_count + 1 offsets into weights, else NULL */
+    ob_weight *weights;
+    double *uvs;                 /* mesh: 2 per vertex (as many as the file gives, uv_count) */
+    int32_t uv_count;
+    uint32_t *triangles; int32_t triangle_count; /* indices (multiple of 3 not enforced) */
+    int32_t hull;
+    int32_t linked_mesh;         /* linked mesh: name id of the source mesh, else -1 */
+    int linked_deform;
+    int closed, constant_speed;  /* path */
+    int32_t end_slot;            /* clipping: slot index, -1 = null/missing */
+    const char *end_slot_id;
+    /* shape */
+    ob_shape_kind shape;
+    double radius, stroke_width;
+    int has_fill, has_stroke;
+    double fill[4], stroke[4];
+    int32_t point_count; double *points; /* polygon points (pairs) */
+    /* text */
+    const char *text, *font, *weight_name, *align;
+    double size;
+    int has_outline; double outline[4]; double outline_width;
+    /* sequence */
+    int32_t frame_count; ob_seq_frame *frames;
+    double fps, offset;
+    ob_seq_mode mode;
+    int32_t input;               /* state-machine input id, interned in doc->input_ids; -1 none */
+    const char *input_ref;
+    /* particles */
+    ob_particle_settings *particles;
+} ob_attachment;
+
+typedef struct ob_skin_entry {   /* one (slot, name) → attachment of a skin */
+    int32_t slot, name_id, attachment;
+} ob_skin_entry;
+
+typedef struct ob_skin_data {
+    const char *id, *name;
+    int32_t entry_count;
+    ob_skin_entry *entries;      /* in file (JS key) order, grouped by slot key */
+    int32_t bone_count; int32_t *bones;             /* bone indices (unknown ids dropped) */
+    int32_t constraint_count; const char **constraints; /* constraint ids as written */
+} ob_skin_data;
+
+/* ---- Constraints (§7) ---------------------------------------------- */
+
+typedef enum ob_constraint_kind { OB_CON_IK = 0, OB_CON_TRANSFORM, OB_CON_PATH, OB_CON_PHYSICS } ob_constraint_kind;
+
+/* Live values (§3.1 setupValues, §5.1): one array per constraint, indexed by
+** these slots; the kind decides which are used. */
+enum {
+    OB_CV_MIX = 0,
+    OB_CV_SOFTNESS, OB_CV_BEND, OB_CV_STRETCH, OB_CV_COMPRESS,           /* ik */
+    OB_CV_MIX_ROTATE, OB_CV_MIX_TRANSLATE, OB_CV_MIX_SCALE, OB_CV_MIX_SHEAR, /* transform */
+    OB_CV_POSITION, OB_CV_SPACING, OB_CV_MIX_X, OB_CV_MIX_Y,            /* path (+ mixRotate) */
+    OB_CV_INERTIA, OB_CV_STRENGTH, OB_CV_DAMPING, OB_CV_MASS, OB_CV_GRAVITY, OB_CV_WIND, /* physics */
+    OB_CV_COUNT
+};
+
+typedef enum ob_position_mode { OB_POS_FIXED = 0, OB_POS_PERCENT } ob_position_mode;
+typedef enum ob_spacing_mode { OB_SPACE_LENGTH = 0, OB_SPACE_FIXED, OB_SPACE_PERCENT, OB_SPACE_PROPORTIONAL } ob_spacing_mode;
+typedef enum ob_rotate_mode { OB_ROT_TANGENT = 0, OB_ROT_CHAIN, OB_ROT_CHAIN_SCALE } ob_rotate_mode;
+
+typedef struct ob_constraint_data {
+    ob_constraint_kind kind;
+    const char *id, *name;
+    int has_order; double order;
+    int32_t bone_count; int32_t *bones;  /* listed bones (-1 for unknown ids) */
+    int32_t target;              /* ik/transform: bone; path: slot; -1 missing */
+    int32_t bone;                /* physics: the bone, -1 missing */
+    double setup[OB_CV_COUNT];   /* §3.1 setupValues (non-number ⇒ 0) */
+    /* ik */
+    int uniform;
+    /* transform */
+    double offset_rotation, offset_x, offset_y, offset_scale_x, offset_scale_y, offset_shear;
+    int local, relative;
+    /* path */
+    ob_position_mode position_mode; ob_spacing_mode spacing_mode; ob_rotate_mode rotate_mode;
+    /* physics (read from the data, not keyable) */
+    double px, py, protate, pscale_x, fps;
+} ob_constraint_data;
+
+typedef struct ob_slider_data {  /* §7.5 */
+    const char *id, *name;
+    int32_t animation;           /* -1 missing */
+    int32_t bone;                /* -1 none/missing */
+    int has_bone;                /* the file names a bone (missing bone ⇒ skip) */
+    int property;                /* OB_P_ROTATION... (bone local property) */
+    const char *input;           /* input id, NULL none */
+    double from, to, time_from, time_to, mix;
+    int has_time_from, has_time_to;
+    int loop, additive;
+} ob_slider_data;
+
+/* ---- Events, animations (§5) --------------------------------------- */
+
+typedef struct ob_event_data {
+    const char *id, *name;
+    double int_value, float_value;
+    const char *string_value;
+    const char *audio;           /* sound id/name, NULL none */
+    int has_volume; double volume;
+} ob_event_data;
+
+typedef enum ob_tl_target {
+    OB_TL_BONE = 0, OB_TL_SLOT, OB_TL_IK, OB_TL_TRANSFORM, OB_TL_PATH, OB_TL_PHYSICS,
+    OB_TL_SEQUENCE, OB_TL_PARTICLES, OB_TL_DEFORM, OB_TL_DRAW_ORDER, OB_TL_UNKNOWN
+} ob_tl_target;
+
+typedef enum ob_property {
+    OB_P_ROTATION = 0, OB_P_X, OB_P_Y, OB_P_SCALE_X, OB_P_SCALE_Y, OB_P_SHEAR_X, OB_P_SHEAR_Y,
+    OB_P_INHERIT, OB_P_COLOR, OB_P_DARK, OB_P_ALPHA, OB_P_ATTACHMENT,
+    OB_P_MIX, OB_P_SOFTNESS, OB_P_BEND, OB_P_STRETCH, OB_P_COMPRESS,
+    OB_P_MIX_ROTATE, OB_P_MIX_TRANSLATE, OB_P_MIX_SCALE, OB_P_MIX_SHEAR,
+    OB_P_POSITION, OB_P_SPACING, OB_P_MIX_X, OB_P_MIX_Y,
+    OB_P_INERTIA, OB_P_STRENGTH, OB_P_DAMPING, OB_P_MASS, OB_P_GRAVITY, OB_P_WIND,
+    OB_P_FRAME, OB_P_EMITTING, OB_P_RATE, OB_P_OFFSETS, OB_P_ORDER,
+    OB_P_UNKNOWN
+} ob_property;
+
+typedef enum ob_curve_kind { OB_CURVE_LINEAR = 0, OB_CURVE_STEPPED, OB_CURVE_BEZIER } ob_curve_kind;
+
+typedef struct ob_key {
+    double time;
+    ob_curve_kind curve;
+    double c[4];                 /* bezier handles cx1, cy1, cx2, cy2 */
+    double v[4];                 /* number in v[0]; colour RGBA; bool/enum in v[0] */
+    int32_t ref;                 /* attachment name id (-1 = null), inherit mode */
+    int32_t count;               /* deform offsets / draw order length */
+    double *offsets;             /* deform */
+    int32_t *order;              /* draw order: slot indices that exist */
+} ob_key;
+
+typedef struct ob_timeline {
+    ob_tl_target target;
+    ob_property property;
+    const char *target_id;       /* id as written ("skeleton" for draw order) */
+    const char *attachment_name; /* deform, sequence: as written, else NULL */
+    int32_t index;               /* bone/slot/constraint index; -1 missing ⇒ skipped */
+    int32_t attachment;          /* attachment name id (deform, sequence), -1 */
+    int32_t channel;             /* interned (target, id, property, attachment): §5.1a matching */
+    int32_t key_count;
+    ob_key *keys;
+} ob_timeline;
+
+typedef struct ob_event_key {
+    double time;
+    int32_t event;               /* -1: no such event, never fires */
+    int has_int, has_float, has_string;
+    double int_value, float_value;
+    const char *string_value;
+} ob_event_key;
+
+typedef struct ob_audio_key {
+    double time;
+    const char *sound;
+    int has_volume, has_rate, has_loop;
+    double volume, rate;
+    int loop;
+} ob_audio_key;
+
+typedef struct ob_animation_data {
+    const char *id, *name;
+    double duration;             /* the explicit field (0 when absent) */
+    double length;               /* §5.1 animationDuration: explicit if > 0, else max key time */
+    int32_t timeline_count; ob_timeline *timelines;
+    int32_t event_count; ob_event_key *events;
+    int32_t audio_count; ob_audio_key *audio;
+    int32_t channel_count; int32_t *channels; /* sorted channels keyed (≥ 1 key) */
+} ob_animation_data;
+
+/* ---- Audio (§10) ---------------------------------------------------- */
+
+typedef struct ob_audio_asset { const char *id, *name, *src; double duration; } ob_audio_asset;
+typedef struct ob_audio_bus { const char *id, *name; double volume; int muted; } ob_audio_bus;
+typedef struct ob_sound_data {
+    const char *id, *name;
+    int32_t asset, bus;          /* indices, -1 missing / null */
+    const char *asset_ref, *bus_ref;
+    double volume, rate, fade_in, fade_out;
+    int loop;
+} ob_sound_data;
+
+/* ---- State machines (§9) ------------------------------------------ */
+
+typedef enum ob_value_kind { OB_VAL_NULL = 0, OB_VAL_NUMBER, OB_VAL_BOOL, OB_VAL_STRING } ob_value_kind;
+typedef struct ob_value { ob_value_kind kind; double number; const char *string; } ob_value;
+
+typedef enum ob_input_type { OB_INPUT_BOOL = 0, OB_INPUT_NUMBER, OB_INPUT_STRING, OB_INPUT_TRIGGER } ob_input_type;
+typedef struct ob_input_data { const char *id, *name; ob_input_type type; ob_value def; } ob_input_data;
+
+typedef enum ob_bind_object { OB_BIND_BONE = 0, OB_BIND_SLOT, OB_BIND_CONSTRAINT, OB_BIND_UNKNOWN } ob_bind_object;
+typedef struct ob_binding_data {
+    const char *id;
+    int32_t input;               /* index in the machine's inputs, -1 missing */
+    ob_bind_object object;
+    int32_t target;              /* bone / slot / constraint index, -1 missing */
+    ob_property property;
+    double in_min, in_max, out_min, out_max;
+    double out_min_color[4], out_max_color[4]; /* slot color (hex outputs) */
+} ob_binding_data;
+
+typedef struct ob_state_sound { const char *sound; int on_exit, stop; int has_volume; double volume; } ob_state_sound;
+typedef struct ob_state_emitter { int32_t slot; int emitting; } ob_state_emitter;
+typedef struct ob_state_input { int32_t input; ob_value value; } ob_state_input;
+typedef struct ob_blend_entry { double value; int32_t animation; } ob_blend_entry;
+
+typedef enum ob_state_type { OB_STATE_ANIMATION = 0, OB_STATE_BLEND1D, OB_STATE_EXIT, OB_STATE_UNKNOWN } ob_state_type;
+typedef struct ob_state_data {
+    const char *id, *name;
+    ob_state_type type;
+    int32_t animation;           /* -1 missing */
+    int loop;
+    double speed;
+    int32_t input;               /* blend1d input index, -1 */
+    int32_t entry_count; ob_blend_entry *entries;  /* as in the file (sorted at use) */
+    int32_t on_complete;         /* state index, -1 */
+    int32_t sound_count; ob_state_sound *sounds;
+    int32_t emitter_count; ob_state_emitter *emitters;
+    int32_t input_count; ob_state_input *inputs;
+    int32_t script_count; int32_t *scripts; /* document script indices */
+} ob_state_data;
+
+typedef enum ob_cond_op { OB_OP_EQ = 0, OB_OP_NE, OB_OP_GT, OB_OP_LT, OB_OP_GE, OB_OP_LE, OB_OP_NONE } ob_cond_op;
+typedef struct ob_condition { int32_t input; ob_cond_op op; ob_value value; } ob_condition;
+
+#define OB_FROM_ANY (-2)
+typedef struct ob_transition_data {
+    const char *id;
+    int32_t from;                /* state index, OB_FROM_ANY, -1 missing */
+    int32_t to;                  /* state index, -1 missing */
+    double duration;
+    int has_exit_time; double exit_time;
+    int32_t condition_count; ob_condition *conditions;
+} ob_transition_data;
+
+typedef struct ob_layer_data {
+    const char *id, *name;
+    int32_t entry;               /* state index, -1 */
+    int32_t state_count; ob_state_data *states;
+    int32_t transition_count; ob_transition_data *transitions;
+} ob_layer_data;
+
+typedef enum ob_action_type {
+    OB_ACT_SET_INPUT = 0, OB_ACT_TOGGLE_INPUT, OB_ACT_FIRE_TRIGGER, OB_ACT_REPORT_EVENT,
+    OB_ACT_PLAY_SOUND, OB_ACT_STOP_SOUND, OB_ACT_RUN_SCRIPT, OB_ACT_SET_EMITTER,
+    OB_ACT_EMIT_PARTICLES, OB_ACT_SET_MUTE, OB_ACT_UNKNOWN
+} ob_action_type;
+typedef struct ob_action_data {
+    ob_action_type type;
+    const char *input;           /* id or name (setInput/toggle/fire) */
+    ob_value value;
+    int32_t event;               /* reportEvent: event index, -1 */
+    const char *sound;
+    int has_volume, has_fade; double volume, fade;
+    int32_t script; const char *fn;
+    int32_t slot; int emitting; double count;
+    const char *bus;             /* NULL = master */
+    int muted;                   /* 0, 1, or 2 = toggle */
+} ob_action_data;
+
+typedef enum ob_listener_event { OB_LE_DOWN = 0, OB_LE_UP, OB_LE_MOVE, OB_LE_CLICK, OB_LE_ENTER, OB_LE_EXIT, OB_LE_UNKNOWN } ob_listener_event;
+typedef struct ob_listener_data {
+    const char *id, *name;
+    int32_t slot;                /* -1: null (everywhere) */
+    int has_slot;                /* a slot id was given (missing slot ⇒ never hits) */
+    ob_listener_event event;
+    int32_t action_count; ob_action_data *actions;
+} ob_listener_data;
+
+typedef struct ob_machine_data {
+    const char *id, *name;
+    int32_t input_count; ob_input_data *inputs;
+    int32_t binding_count; ob_binding_data *bindings;
+    int32_t layer_count; ob_layer_data *layers;
+    int32_t listener_count; ob_listener_data *listeners;
+    int32_t script_count; int32_t *scripts;  /* document script indices */
+} ob_machine_data;
+
+typedef struct ob_script_data { const char *id, *name, *code; } ob_script_data;
+
+/* ---- Images and atlas (§8.7) -------------------------------------- */
+
+typedef struct ob_image_data { const char *id, *name, *src; double width, height; } ob_image_data;
+typedef struct ob_page_data { const char *id, *name, *src; double width, height; } ob_page_data;
+typedef struct ob_region_data {
+    int32_t image, page;
+    double x, y, width, height, offset_x, offset_y, original_width, original_height;
+    int rotated, empty;
+    int32_t polygon_count; double *polygon; /* pairs, used when ≥ 3 points */
+} ob_region_data;
+
+/* ---- The document --------------------------------------------------- */
+
+struct ob_document {
+    ob_arena arena;
+    char *json;                  /* normalised document, compact JSON (malloc'd) */
+    const char *name;
+    double width, height, origin_x, origin_y, fps;
+    const char *background;
+    double reference_scale;      /* default 100 */
+
+    int32_t bone_count; ob_bone_data *bones;
+    int32_t slot_count; ob_slot_data *slots;
+    int32_t skin_count; ob_skin_data *skins;
+    int32_t attachment_count; ob_attachment *attachments;
+    int32_t att_name_count; const char **att_names;  /* interned attachment names */
+
+    int32_t ik_count, transform_count, path_count, physics_count;
+    int32_t constraint_count; ob_constraint_data *constraints; /* default list: ik, transform, path, physics */
+    int32_t slider_count; ob_slider_data *sliders;
+
+    int32_t event_count; ob_event_data *events;
+    int32_t animation_count; ob_animation_data *animations;
+    int32_t channel_count;
+
+    int has_audio; double audio_master; int audio_muted;
+    int32_t audio_asset_count; ob_audio_asset *audio_assets;
+    int32_t audio_bus_count; ob_audio_bus *audio_buses;
+    int32_t sound_count; ob_sound_data *sounds;
+
+    int32_t machine_count; ob_machine_data *machines;
+    int32_t script_count; ob_script_data *scripts;
+
+    int32_t image_count; ob_image_data *images;
+    int has_atlas;
+    int32_t page_count; ob_page_data *pages;
+    int32_t region_count; ob_region_data *regions;
+    int32_t *image_region;       /* per image: region index (first wins), -1 */
+    int has_white; int32_t white_page; double white[4];
+    int premultiplied_alpha;
+    double atlas_scale;
+
+    int32_t warning_count; const char **warnings; /* lenient-spec notes for `validate` */
+};
+
+/* Looks an id up in an array of structs whose first member is `const char *id`
+** (first wins, CLARIFICATIONS); -1 when absent.  Load time only. */
+int32_t ob_find_id(const void *array, int32_t count, size_t stride, const char *id);
+/* Name first, then id (the public API's rule). */
+int32_t ob_find_name_or_id(const void *array, int32_t count, size_t stride, size_t name_offset, const char *ref);
+
+#endif

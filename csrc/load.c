@@ -1,0 +1,381 @@
+/* load.c: path-tracking JSON access for the loaders (see load.h). */
+#include "load.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jsnum.h"
+
+size_t ob_path_key(ob_loader *L, const char *key)
+{
+    size_t mark = L->path_len;
+    int n = snprintf(L->path + L->path_len, sizeof L->path - L->path_len, "%s%s",
+                     L->path_len ? "." : "", key);
+    if (n > 0) L->path_len += (size_t)n;
+    if (L->path_len >= sizeof L->path) L->path_len = sizeof L->path - 1;
+    return mark;
+}
+
+size_t ob_path_index(ob_loader *L, int32_t index)
+{
+    size_t mark = L->path_len;
+    int n = snprintf(L->path + L->path_len, sizeof L->path - L->path_len, "[%d]", (int)index);
+    if (n > 0) L->path_len += (size_t)n;
+    if (L->path_len >= sizeof L->path) L->path_len = sizeof L->path - 1;
+    return mark;
+}
+
+void ob_path_pop(ob_loader *L, size_t mark)
+{
+    L->path_len = mark;
+    L->path[mark] = '\0';
+}
+
+static int place(ob_loader *L, const char *key, char *buf, size_t cap)
+{
+    if (key) return snprintf(buf, cap, "%s%s%s", L->path, L->path_len ? "." : "", key);
+    return snprintf(buf, cap, "%s", L->path_len ? L->path : "document");
+}
+
+void ob_fail(ob_loader *L, const char *key, const char *fmt, ...)
+{
+    char *m = L->err->message;
+    size_t cap = sizeof L->err->message;
+    int n = place(L, key, m, cap);
+    if (n < 0) n = 0;
+    if ((size_t)n < cap - 2) {
+        m[n++] = ':';
+        m[n++] = ' ';
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(m + n, cap - (size_t)n, fmt, ap);
+        va_end(ap);
+    }
+    L->err->status = OB_ERR_SCHEMA;
+    longjmp(L->fail, 1);
+}
+
+/* A short description of a JSON value, the way the error messages show it. */
+static void describe(const cJSON *v, char *buf, size_t cap)
+{
+    if (!v) snprintf(buf, cap, "nothing");
+    else if (cJSON_IsNull(v)) snprintf(buf, cap, "null");
+    else if (cJSON_IsTrue(v)) snprintf(buf, cap, "true");
+    else if (cJSON_IsFalse(v)) snprintf(buf, cap, "false");
+    else if (cJSON_IsNumber(v)) {
+        char num[OB_JSNUM_CAP];
+        ob_js_to_string(v->valuedouble, num, sizeof num);
+        snprintf(buf, cap, "%.40s", num);
+    } else if (cJSON_IsString(v)) {
+        const char *s = v->valuestring;
+        size_t len = strlen(s);
+        if (len > 40) snprintf(buf, cap, "\"%.40s...\"", s);
+        else snprintf(buf, cap, "\"%s\"", s);
+    } else if (cJSON_IsArray(v)) snprintf(buf, cap, "an array");
+    else snprintf(buf, cap, "an object");
+}
+
+void ob_fail_type(ob_loader *L, const char *key, const char *what, const cJSON *got)
+{
+    char d[64];
+    describe(got, d, sizeof d);
+    ob_fail(L, key, "expected %s, got %s", what, d);
+}
+
+void ob_warn(ob_loader *L, const char *key, const char *fmt, ...)
+{
+    char buf[512];
+    int n = place(L, key, buf, sizeof buf);
+    if (n < 0) n = 0;
+    if ((size_t)n < sizeof buf - 2) {
+        buf[n++] = ':';
+        buf[n++] = ' ';
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(buf + n, sizeof buf - (size_t)n, fmt, ap);
+        va_end(ap);
+    }
+    if (L->warning_count == L->warning_cap) {
+        int32_t cap = L->warning_cap ? L->warning_cap * 2 : 16;
+        const char **w = realloc(L->warnings, (size_t)cap * sizeof *w);
+        if (!w) return;  /* a lost warning is not worth failing the load */
+        L->warnings = w;
+        L->warning_cap = cap;
+    }
+    const char *copy = ob_arena_strdup(&L->doc->arena, buf);
+    if (copy) L->warnings[L->warning_count++] = copy;
+}
+
+void *ob_alloc(ob_loader *L, size_t n, size_t size)
+{
+    void *p = ob_arena_array(&L->doc->arena, n ? n : 1, size);
+    if (!p) {
+        snprintf(L->err->message, sizeof L->err->message, "%s: out of memory",
+                 L->path_len ? L->path : "document");
+        L->err->status = OB_ERR_MEMORY;
+        longjmp(L->fail, 1);
+    }
+    return p;
+}
+
+const char *ob_strdup(ob_loader *L, const char *s)
+{
+    if (!s) return NULL;
+    size_t len = strlen(s);
+    char *p = ob_alloc(L, len + 1, 1);
+    memcpy(p, s, len);
+    return p;
+}
+
+const cJSON *ob_get(const cJSON *obj, const char *key)
+{
+    const cJSON *found = NULL;
+    if (!cJSON_IsObject(obj)) return NULL;
+    for (const cJSON *c = obj->child; c; c = c->next)
+        if (c->string && strcmp(c->string, key) == 0) found = c;  /* last wins, as in JS */
+    if (found && cJSON_IsNull(found)) return NULL;
+    return found;
+}
+
+int ob_has(const cJSON *obj, const char *key) { return ob_get(obj, key) != NULL; }
+
+double ob_num(ob_loader *L, const cJSON *obj, const char *key, double def)
+{
+    const cJSON *v = ob_get(obj, key);
+    if (!v) return def;
+    if (!cJSON_IsNumber(v)) ob_fail_type(L, key, "a number", v);
+    return v->valuedouble;
+}
+
+double ob_num_req(ob_loader *L, const cJSON *obj, const char *key)
+{
+    const cJSON *v = ob_get(obj, key);
+    if (!v || !cJSON_IsNumber(v)) ob_fail_type(L, key, "a number", v);
+    return v->valuedouble;
+}
+
+const char *ob_str(ob_loader *L, const cJSON *obj, const char *key, const char *def)
+{
+    const cJSON *v = ob_get(obj, key);
+    if (!v) return def;
+    if (!cJSON_IsString(v)) ob_fail_type(L, key, "a string", v);
+    return ob_strdup(L, v->valuestring);
+}
+
+const char *ob_ref(ob_loader *L, const cJSON *obj, const char *key)
+{
+    const cJSON *v = ob_get(obj, key);
+    if (!v) return NULL;
+    if (cJSON_IsString(v)) return ob_strdup(L, v->valuestring);
+    if (cJSON_IsNumber(v)) {  /* an id written as a number: compare as JS String(n) */
+        char num[OB_JSNUM_CAP];
+        ob_js_to_string(v->valuedouble, num, sizeof num);
+        return ob_strdup(L, num);
+    }
+    ob_fail_type(L, key, "an id (a string)", v);
+}
+
+int ob_bool(ob_loader *L, const cJSON *obj, const char *key, int def)
+{
+    const cJSON *v = ob_get(obj, key);
+    if (!v) return def;
+    if (cJSON_IsBool(v)) return cJSON_IsTrue(v);
+    if (cJSON_IsNumber(v)) return v->valuedouble != 0 && !isnan(v->valuedouble);
+    ob_fail_type(L, key, "true or false", v);
+}
+
+const cJSON *ob_arr(ob_loader *L, const cJSON *obj, const char *key)
+{
+    const cJSON *v = ob_get(obj, key);
+    if (!v) return NULL;
+    if (!cJSON_IsArray(v)) ob_fail_type(L, key, "an array", v);
+    return v;
+}
+
+const cJSON *ob_obj(ob_loader *L, const cJSON *obj, const char *key)
+{
+    const cJSON *v = ob_get(obj, key);
+    if (!v) return NULL;
+    if (!cJSON_IsObject(v)) ob_fail_type(L, key, "an object", v);
+    return v;
+}
+
+void ob_expect_object(ob_loader *L, const cJSON *item)
+{
+    if (!cJSON_IsObject(item)) ob_fail_type(L, NULL, "an object", item);
+}
+
+ob_range ob_range_get(ob_loader *L, const cJSON *obj, const char *key, ob_range def)
+{
+    const cJSON *v = ob_get(obj, key);
+    if (!v) return def;
+    if (cJSON_IsNumber(v)) return (ob_range){v->valuedouble, v->valuedouble};
+    if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != 2 || !cJSON_IsNumber(v->child) ||
+        !cJSON_IsNumber(v->child->next))
+        ob_fail_type(L, key, "a [min, max] pair of numbers", v);
+    return (ob_range){v->child->valuedouble, v->child->next->valuedouble};
+}
+
+double *ob_num_list(ob_loader *L, const cJSON *obj, const char *key, int32_t *count)
+{
+    const cJSON *a = ob_arr(L, obj, key);
+    *count = 0;
+    if (!a) return NULL;
+    int n = cJSON_GetArraySize(a);
+    if (n == 0) return NULL;
+    double *out = ob_alloc(L, (size_t)n, sizeof *out);
+    int i = 0;
+    for (const cJSON *c = a->child; c; c = c->next, i++) {
+        if (!cJSON_IsNumber(c)) {
+            size_t m = ob_path_key(L, key);
+            ob_path_index(L, i);
+            ob_fail_type(L, NULL, "a number", c);
+            (void)m;
+        }
+        out[i] = c->valuedouble;
+    }
+    *count = n;
+    return out;
+}
+
+static int hexval(char c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/* §4.5 parseHex: drop the first '#'; 3/4 digits are doubled; alpha 1 unless
+** 8 digits are given.  Colours are doubles, never clamped. */
+void ob_parse_hex(ob_loader *L, const char *key, const char *text, double rgba[4])
+{
+    char h[9];
+    const char *s = text[0] == '#' ? text + 1 : text;
+    size_t n = strlen(s);
+    if (n != 3 && n != 4 && n != 6 && n != 8) goto bad;
+    for (size_t i = 0; i < n; i++)
+        if (hexval(s[i]) < 0) goto bad;
+    if (n <= 4) {
+        for (size_t i = 0; i < n; i++) h[2 * i] = h[2 * i + 1] = s[i];
+        n *= 2;
+    } else {
+        memcpy(h, s, n);
+    }
+    for (int i = 0; i < 4; i++)
+        rgba[i] = (i < 3 || n >= 8) ? (hexval(h[2 * i]) * 16 + hexval(h[2 * i + 1])) / 255.0 : 1.0;
+    return;
+bad:
+    ob_fail(L, key, "expected a hex colour like \"#rrggbb\" or \"#rrggbbaa\", got \"%.40s\"", text);
+}
+
+int ob_color(ob_loader *L, const cJSON *obj, const char *key, const double def[4], double out[4])
+{
+    const cJSON *v = ob_get(obj, key);
+    if (!v) {
+        if (def) memcpy(out, def, 4 * sizeof(double));
+        return 0;
+    }
+    if (!cJSON_IsString(v)) ob_fail_type(L, key, "a hex colour string", v);
+    ob_parse_hex(L, key, v->valuestring, out);
+    return 1;
+}
+
+ob_value ob_value_get(ob_loader *L, const cJSON *obj, const char *key)
+{
+    ob_value r = {OB_VAL_NULL, 0, NULL};
+    const cJSON *v = ob_get(obj, key);
+    if (!v) return r;
+    if (cJSON_IsNumber(v)) { r.kind = OB_VAL_NUMBER; r.number = v->valuedouble; }
+    else if (cJSON_IsBool(v)) { r.kind = OB_VAL_BOOL; r.number = cJSON_IsTrue(v); }
+    else if (cJSON_IsString(v)) { r.kind = OB_VAL_STRING; r.string = ob_strdup(L, v->valuestring); }
+    else ob_fail_type(L, key, "a number, boolean or string", v);
+    return r;
+}
+
+int32_t ob_intern_name(ob_loader *L, const char *name)
+{
+    for (int32_t i = 0; i < L->name_count; i++)
+        if (strcmp(L->names[i], name) == 0) return i;
+    if (L->name_count == L->name_cap) {
+        int32_t cap = L->name_cap ? L->name_cap * 2 : 32;
+        const char **n = realloc(L->names, (size_t)cap * sizeof *n);
+        if (!n) ob_fail(L, NULL, "out of memory");
+        L->names = n;
+        L->name_cap = cap;
+    }
+    L->names[L->name_count] = ob_strdup(L, name);
+    return L->name_count++;
+}
+
+static int same(const char *a, const char *b)
+{
+    if (!a || !b) return a == b;
+    return strcmp(a, b) == 0;
+}
+
+int32_t ob_intern_channel(ob_loader *L, int target, int property, const char *id, const char *att)
+{
+    for (int32_t i = 0; i < L->channel_count; i++) {
+        struct ob_channel_key *k = &L->channels[i];
+        if (k->target == target && k->property == property && same(k->id, id) && same(k->att, att))
+            return i;
+    }
+    if (L->channel_count == L->channel_cap) {
+        int32_t cap = L->channel_cap ? L->channel_cap * 2 : 64;
+        struct ob_channel_key *n = realloc(L->channels, (size_t)cap * sizeof *n);
+        if (!n) ob_fail(L, NULL, "out of memory");
+        L->channels = n;
+        L->channel_cap = cap;
+    }
+    L->channels[L->channel_count] = (struct ob_channel_key){target, property, id, att};
+    return L->channel_count++;
+}
+
+int ob_parse_inherit(const char *s)
+{
+    static const char *names[] = {"normal", "onlyTranslation", "noRotation", "noScale"};
+    for (int i = 0; i < (int)(sizeof names / sizeof *names); i++)
+        if (strcmp(s, names[i]) == 0) return i;
+    return -1;
+}
+
+int ob_parse_property(const char *s)
+{
+    static const char *names[] = {
+        "rotation", "x", "y", "scaleX", "scaleY", "shearX", "shearY",
+        "inherit", "color", "dark", "alpha", "attachment",
+        "mix", "softness", "bend", "stretch", "compress",
+        "mixRotate", "mixTranslate", "mixScale", "mixShear",
+        "position", "spacing", "mixX", "mixY",
+        "inertia", "strength", "damping", "mass", "gravity", "wind",
+        "frame", "emitting", "rate", "offsets", "order"};
+    for (int i = 0; i < (int)(sizeof names / sizeof *names); i++)
+        if (strcmp(s, names[i]) == 0) return i;
+    return -1;
+}
+
+int32_t ob_find_id(const void *array, int32_t count, size_t stride, const char *id)
+{
+    if (!id) return -1;
+    const char *p = array;
+    for (int32_t i = 0; i < count; i++) {
+        const char *s = *(const char *const *)(p + (size_t)i * stride);
+        if (s && strcmp(s, id) == 0) return i;
+    }
+    return -1;
+}
+
+int32_t ob_find_name_or_id(const void *array, int32_t count, size_t stride, size_t name_offset, const char *ref)
+{
+    if (!ref) return -1;
+    const char *p = array;
+    for (int32_t i = 0; i < count; i++) {
+        const char *s = *(const char *const *)(p + (size_t)i * stride + name_offset);
+        if (s && strcmp(s, ref) == 0) return i;
+    }
+    return ob_find_id(array, count, stride, ref);
+}

@@ -1,0 +1,95 @@
+/* load.h: helpers for turning the parsed JSON value into document structs.
+**
+** A loader walks the cJSON tree once.  It tracks the JSON path it is at, so
+** every error names its place (`skeleton.bones[3].rotation: expected a
+** number, got "ninety"`); the first error ends the load (ob_fail long-jumps
+** back to ob_document_load, which frees the arena and the tree).  Object
+** members are read with ob_get, which returns the LAST member of that name,
+** as JavaScript's JSON.parse keeps the last duplicate key.
+*/
+#ifndef OB_LOAD_H
+#define OB_LOAD_H
+
+#include <setjmp.h>
+#include <cjson/cJSON.h>
+#include "document.h"
+
+typedef struct ob_loader {
+    ob_document *doc;
+    ob_error *err;
+    jmp_buf fail;
+    char path[384];
+    size_t path_len;
+    /* interned attachment names and channels: growable, copied into the
+    ** arena when the load ends */
+    const char **names; int32_t name_count, name_cap;
+    struct ob_channel_key { int32_t target, property; const char *id, *att; } *channels;
+    int32_t channel_count, channel_cap;
+    const char **warnings; int32_t warning_count, warning_cap;
+} ob_loader;
+
+/* Path bookkeeping: push returns a mark to pop back to. */
+size_t ob_path_key(ob_loader *L, const char *key);
+size_t ob_path_index(ob_loader *L, int32_t index);
+void ob_path_pop(ob_loader *L, size_t mark);
+
+/* Ends the load with a message prefixed by the current path (and `.key` when
+** key is not NULL). */
+_Noreturn void ob_fail(ob_loader *L, const char *key, const char *fmt, ...);
+/* Ends the load: "<path>.<key>: expected <what>, got <value>". */
+_Noreturn void ob_fail_type(ob_loader *L, const char *key, const char *what, const cJSON *got);
+/* Records a warning ("<path>: message") for `openbone validate` (§2 leniency). */
+void ob_warn(ob_loader *L, const char *key, const char *fmt, ...);
+
+void *ob_alloc(ob_loader *L, size_t n, size_t size);  /* zeroed, arena; fails the load on OOM */
+const char *ob_strdup(ob_loader *L, const char *s);
+
+/* Member access.  A missing member and JSON null both count as absent. */
+const cJSON *ob_get(const cJSON *obj, const char *key);
+int ob_has(const cJSON *obj, const char *key);
+
+double ob_num(ob_loader *L, const cJSON *obj, const char *key, double def);
+/* A number that must be present. */
+double ob_num_req(ob_loader *L, const cJSON *obj, const char *key);
+/* Strings: def when absent; anything else than a string fails. */
+const char *ob_str(ob_loader *L, const cJSON *obj, const char *key, const char *def);
+/* An id reference: a string (numbers are accepted and written as JS would). */
+const char *ob_ref(ob_loader *L, const cJSON *obj, const char *key);
+/* Booleans: true/false; absent ⇒ def; numbers by JS truthiness. */
+int ob_bool(ob_loader *L, const cJSON *obj, const char *key, int def);
+/* Arrays / objects: NULL when absent. */
+const cJSON *ob_arr(ob_loader *L, const cJSON *obj, const char *key);
+const cJSON *ob_obj(ob_loader *L, const cJSON *obj, const char *key);
+/* An element of an array that must be an object. */
+void ob_expect_object(ob_loader *L, const cJSON *item);
+/* A [min, max] range (§8.8). */
+ob_range ob_range_get(ob_loader *L, const cJSON *obj, const char *key, ob_range def);
+/* A list of numbers: *count set, arena copy (NULL when absent/empty). */
+double *ob_num_list(ob_loader *L, const cJSON *obj, const char *key, int32_t *count);
+
+/* §4.5 parseHex into rgba; fails the load when the text is not a colour. */
+void ob_parse_hex(ob_loader *L, const char *key, const char *text, double rgba[4]);
+/* A colour member: absent ⇒ def copied. Returns 1 when present. */
+int ob_color(ob_loader *L, const cJSON *obj, const char *key, const double def[4], double out[4]);
+/* An untyped JSON scalar (number, bool, string, null) as an ob_value. */
+ob_value ob_value_get(ob_loader *L, const cJSON *obj, const char *key);
+
+/* Interned attachment names (names that change at run time). */
+int32_t ob_intern_name(ob_loader *L, const char *name);
+/* Interned timeline channel (§5.1a "keys" matching). */
+int32_t ob_intern_channel(ob_loader *L, int target, int property, const char *id, const char *att);
+
+/* Section loaders (document.c, load_animation.c, load_state_machine.c). */
+void ob_load_skeleton(ob_loader *L, const cJSON *root);
+void ob_load_events(ob_loader *L, const cJSON *root);
+void ob_load_animations(ob_loader *L, const cJSON *root);
+void ob_load_audio(ob_loader *L, const cJSON *root);
+void ob_load_scripts(ob_loader *L, const cJSON *root);
+void ob_load_state_machines(ob_loader *L, const cJSON *root);
+void ob_load_sliders(ob_loader *L, const cJSON *skeleton);
+
+/* Enum lookups shared by loaders: -1 when the text is unknown. */
+int ob_parse_property(const char *s);
+int ob_parse_inherit(const char *s);
+
+#endif

@@ -1,0 +1,492 @@
+/* load_animation.c: events, animations (timelines, event and audio keys) and
+** sliders, from the JSON tree into document structs (format "Animations and
+** timelines", "Sliders"; runtime spec §2, §5, §7.5; CLARIFICATIONS "Timelines").
+**
+** Cross-references become indices here, once: a timeline's target id, an
+** event key's event, a draw-order key's slot ids, a slider's animation and
+** bone.  What the spec treats leniently (a missing target, an unknown target or
+** property) is kept with index -1, which the runtime skips, and noted with
+** ob_warn; a value of the wrong type fails the load, naming its place.
+*/
+#include "load.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "jsnum.h"
+
+/* An optional array member: its first element and *n; NULL when absent (§2:
+** a missing array reads as []). */
+static const cJSON *list(ob_loader *L, const cJSON *obj, const char *key, int32_t *n)
+{
+    const cJSON *a = ob_arr(L, obj, key);
+    *n = a ? (int32_t)cJSON_GetArraySize(a) : 0;
+    return a ? a->child : NULL;
+}
+
+/* An id inside a list (element i): a string, or a number written as JS's
+** String(n) into buf (as ob_ref does for members). */
+static const char *elem_ref(ob_loader *L, const cJSON *s, int32_t i, char *buf, size_t cap)
+{
+    if (cJSON_IsString(s)) return s->valuestring;
+    if (cJSON_IsNumber(s)) {
+        ob_js_to_string(s->valuedouble, buf, cap);
+        return buf;
+    }
+    ob_path_index(L, i);
+    ob_fail_type(L, NULL, "an id (a string)", s);
+}
+
+#define FIND(arr, count, id) ob_find_id((arr), (count), sizeof *(arr), (id))
+
+/* A name; absent ⇒ the id, else "" (as document.c does for bones and slots). */
+static const char *name_of(ob_loader *L, const cJSON *o, const char *id)
+{
+    return ob_str(L, o, "name", id ? id : "");
+}
+
+/* ---- Events (format "The document at a glance") ------------------------ */
+
+static void load_event(ob_loader *L, const cJSON *o, ob_event_data *e)
+{
+    e->id = ob_ref(L, o, "id");
+    e->name = name_of(L, o, e->id);
+    e->int_value = ob_num(L, o, "int", 0);
+    e->float_value = ob_num(L, o, "float", 0);
+    e->string_value = ob_str(L, o, "string", "");
+    e->audio = ob_ref(L, o, "audio");          /* §10: a sound id, played when it fires */
+    e->has_volume = ob_has(o, "volume");
+    e->volume = ob_num(L, o, "volume", 1);
+}
+
+void ob_load_events(ob_loader *L, const cJSON *root)
+{
+    ob_document *doc = L->doc;
+    int32_t n;
+    const cJSON *it = list(L, root, "events", &n);
+    doc->events = ob_alloc(L, (size_t)n, sizeof *doc->events);
+    doc->event_count = n;
+    size_t m0 = ob_path_key(L, "events");
+    for (int32_t i = 0; it; it = it->next, i++) {
+        size_t m = ob_path_index(L, i);
+        ob_expect_object(L, it);
+        load_event(L, it, &doc->events[i]);
+        ob_path_pop(L, m);
+    }
+    ob_path_pop(L, m0);
+}
+
+/* ---- Timelines (§5, CLARIFICATIONS "Timelines") ------------------------ */
+
+static const char *const target_names[OB_TL_UNKNOWN] = {
+    "bone", "slot", "ik", "transform", "path", "physics",
+    "sequence", "particles", "deform", "drawOrder"};
+
+#define P(x) ((uint64_t)1 << (x))
+#define BONE_LOCAL (P(OB_P_ROTATION) | P(OB_P_X) | P(OB_P_Y) | P(OB_P_SCALE_X) | P(OB_P_SCALE_Y) | \
+                    P(OB_P_SHEAR_X) | P(OB_P_SHEAR_Y))
+
+/* The properties each target keys (format table "Animations and timelines";
+** slot "dark" from §5.1). */
+static const uint64_t target_props[OB_TL_UNKNOWN] = {
+    [OB_TL_BONE] = BONE_LOCAL | P(OB_P_INHERIT),
+    [OB_TL_SLOT] = P(OB_P_COLOR) | P(OB_P_DARK) | P(OB_P_ATTACHMENT),
+    [OB_TL_IK] = P(OB_P_MIX) | P(OB_P_SOFTNESS) | P(OB_P_BEND) | P(OB_P_STRETCH) | P(OB_P_COMPRESS),
+    [OB_TL_TRANSFORM] = P(OB_P_MIX) | P(OB_P_MIX_ROTATE) | P(OB_P_MIX_TRANSLATE) | P(OB_P_MIX_SCALE) |
+                        P(OB_P_MIX_SHEAR),
+    [OB_TL_PATH] = P(OB_P_POSITION) | P(OB_P_SPACING) | P(OB_P_MIX_ROTATE) | P(OB_P_MIX_X) | P(OB_P_MIX_Y),
+    [OB_TL_PHYSICS] = P(OB_P_MIX) | P(OB_P_INERTIA) | P(OB_P_STRENGTH) | P(OB_P_DAMPING) | P(OB_P_MASS) |
+                      P(OB_P_GRAVITY) | P(OB_P_WIND),
+    [OB_TL_SEQUENCE] = P(OB_P_FRAME),
+    [OB_TL_PARTICLES] = P(OB_P_EMITTING) | P(OB_P_RATE),
+    [OB_TL_DEFORM] = P(OB_P_OFFSETS),
+    [OB_TL_DRAW_ORDER] = P(OB_P_ORDER),
+};
+
+static ob_tl_target parse_target(const char *s)
+{
+    for (int i = 0; i < OB_TL_UNKNOWN; i++)
+        if (strcmp(s, target_names[i]) == 0) return (ob_tl_target)i;
+    return OB_TL_UNKNOWN;
+}
+
+/* A constraint of one kind by id.  doc->constraints holds all ik, then
+** transform, path, physics (§3.2 default list); the lookup stays inside the
+** kind's range, first wins.  (ob_find_id does not apply: the struct does not
+** start with its id.) */
+static int32_t find_constraint(const ob_document *doc, ob_constraint_kind kind, const char *id)
+{
+    int32_t start = 0, count = 0;
+    switch (kind) {
+    case OB_CON_IK: start = 0; count = doc->ik_count; break;
+    case OB_CON_TRANSFORM: start = doc->ik_count; count = doc->transform_count; break;
+    case OB_CON_PATH: start = doc->ik_count + doc->transform_count; count = doc->path_count; break;
+    case OB_CON_PHYSICS:
+        start = doc->ik_count + doc->transform_count + doc->path_count;
+        count = doc->physics_count;
+        break;
+    }
+    if (!id) return -1;
+    for (int32_t i = start; i < start + count && i < doc->constraint_count; i++)
+        if (doc->constraints[i].id && strcmp(doc->constraints[i].id, id) == 0) return i;
+    return -1;
+}
+
+/* The bone / slot / constraint a timeline writes; -1 when missing (§5:
+** "timelines whose target is missing are skipped"). */
+static int32_t resolve_target(const ob_document *doc, ob_tl_target t, const char *id)
+{
+    switch (t) {
+    case OB_TL_BONE: return FIND(doc->bones, doc->bone_count, id);
+    case OB_TL_SLOT:
+    case OB_TL_SEQUENCE:
+    case OB_TL_PARTICLES:
+    case OB_TL_DEFORM: return FIND(doc->slots, doc->slot_count, id); /* dropped slots are absent (§2) */
+    case OB_TL_IK: return find_constraint(doc, OB_CON_IK, id);
+    case OB_TL_TRANSFORM: return find_constraint(doc, OB_CON_TRANSFORM, id);
+    case OB_TL_PATH: return find_constraint(doc, OB_CON_PATH, id);
+    case OB_TL_PHYSICS: return find_constraint(doc, OB_CON_PHYSICS, id);
+    case OB_TL_DRAW_ORDER: return 0;  /* the skeleton's draw order (id "skeleton") */
+    default: return -1;
+    }
+}
+
+/* A key's curve: absent or "linear", "stepped", or bezier handles
+** [cx1, cy1, cx2, cy2] (format "Each key is {time, value, curve}", §4.3). */
+static void parse_curve(ob_loader *L, const cJSON *k, ob_key *key)
+{
+    static const char *what = "\"linear\", \"stepped\" or [cx1, cy1, cx2, cy2]";
+    const cJSON *c = ob_get(k, "curve");
+    key->curve = OB_CURVE_LINEAR;
+    if (!c) return;
+    if (cJSON_IsString(c)) {
+        if (strcmp(c->valuestring, "linear") == 0) return;
+        if (strcmp(c->valuestring, "stepped") == 0) { key->curve = OB_CURVE_STEPPED; return; }
+        ob_fail_type(L, "curve", what, c);
+    }
+    if (!cJSON_IsArray(c) || cJSON_GetArraySize(c) != 4) ob_fail_type(L, "curve", what, c);
+    int32_t i = 0;
+    for (const cJSON *h = c->child; h; h = h->next, i++) {
+        if (!cJSON_IsNumber(h)) {
+            ob_path_key(L, "curve");
+            ob_path_index(L, i);
+            ob_fail_type(L, NULL, "a number", h);
+        }
+        key->c[i] = h->valuedouble;
+    }
+    key->curve = OB_CURVE_BEZIER;
+}
+
+/* §5.1 draw-order key: the listed slot ids that exist, in listed order (back
+** to front); unknown ids are dropped with a warning.  null / absent lists no
+** slot, i.e. the setup order (Spine's reset key). */
+static void parse_draw_order(ob_loader *L, const cJSON *k, ob_key *key)
+{
+    const cJSON *v = ob_get(k, "value");
+    key->count = 0;
+    if (!v) return;
+    if (!cJSON_IsArray(v)) ob_fail_type(L, "value", "a list of slot ids", v);
+    int32_t n = (int32_t)cJSON_GetArraySize(v);
+    key->order = ob_alloc(L, (size_t)n, sizeof *key->order);
+    size_t m = ob_path_key(L, "value");
+    int32_t i = 0;
+    for (const cJSON *s = v->child; s; s = s->next, i++) {
+        char num[OB_JSNUM_CAP];
+        const char *id = elem_ref(L, s, i, num, sizeof num);
+        int32_t slot = FIND(L->doc->slots, L->doc->slot_count, id);
+        if (slot < 0) {
+            size_t mi = ob_path_index(L, i);
+            ob_warn(L, NULL, "no slot \"%s\"; left out of the draw order", id);
+            ob_path_pop(L, mi);
+            continue;
+        }
+        key->order[key->count++] = slot;
+    }
+    ob_path_pop(L, m);
+}
+
+/* A key's value, by property (§5.1, CLARIFICATIONS "Timelines"). */
+static void parse_value(ob_loader *L, const ob_timeline *tl, const cJSON *k, ob_key *key)
+{
+    const cJSON *v = ob_get(k, "value");
+    key->ref = -1;
+    if (tl->target == OB_TL_UNKNOWN) return;  /* skipped at run time: nothing to check */
+    switch (tl->property) {
+    case OB_P_UNKNOWN:
+        return;
+    case OB_P_INHERIT: {  /* an inherit-mode string, always stepped */
+        if (!v || !cJSON_IsString(v)) ob_fail_type(L, "value", "an inherit mode string", v);
+        int mode = ob_parse_inherit(v->valuestring);
+        if (mode < 0)
+            ob_fail(L, "value", "expected \"normal\", \"onlyTranslation\", \"noRotation\" or \"noScale\", got \"%.40s\"",
+                    v->valuestring);
+        key->ref = mode;
+        return;
+    }
+    case OB_P_COLOR:
+    case OB_P_DARK:  /* hex strings (CLARIFICATIONS), §4.5 parseHex */
+        if (!v || !cJSON_IsString(v)) ob_fail_type(L, "value", "a hex colour string", v);
+        ob_parse_hex(L, "value", v->valuestring, key->v);
+        return;
+    case OB_P_ATTACHMENT: {  /* a name, or null: hides (§5.1) */
+        const char *name = ob_ref(L, k, "value");
+        key->ref = name ? ob_intern_name(L, name) : -1;
+        return;
+    }
+    case OB_P_BEND:
+    case OB_P_STRETCH:
+    case OB_P_COMPRESS:  /* §5.1: Number(sampleStep): true ⇒ 1, false ⇒ 0 */
+        if (v && cJSON_IsBool(v)) key->v[0] = cJSON_IsTrue(v) ? 1 : 0;
+        else if (v && cJSON_IsNumber(v)) key->v[0] = v->valuedouble;
+        else ob_fail_type(L, "value", "a number or true/false", v);
+        return;
+    case OB_P_EMITTING:  /* boolean keys (format table); numbers by truthiness */
+        if (!v) ob_fail_type(L, "value", "true or false", v);
+        key->v[0] = ob_bool(L, k, "value", 0);
+        return;
+    case OB_P_OFFSETS:  /* flat offsets (CLARIFICATIONS) */
+        if (!v) ob_fail_type(L, "value", "an array of numbers", v);
+        key->offsets = ob_num_list(L, k, "value", &key->count);
+        return;
+    case OB_P_ORDER:
+        parse_draw_order(L, k, key);
+        return;
+    default:  /* every other property keys a number */
+        key->v[0] = ob_num_req(L, k, "value");
+        return;
+    }
+}
+
+static void load_timeline(ob_loader *L, const cJSON *o, ob_timeline *tl)
+{
+    const char *target = ob_str(L, o, "target", NULL);
+    const char *property = ob_str(L, o, "property", NULL);
+    tl->target_id = ob_ref(L, o, "id");
+    tl->target = target ? parse_target(target) : OB_TL_UNKNOWN;
+    tl->property = OB_P_UNKNOWN;
+    tl->attachment = -1;
+    tl->index = -1;
+
+    if (!target) {
+        ob_warn(L, "target", "a timeline without a target is skipped");
+    } else if (tl->target == OB_TL_UNKNOWN) {
+        ob_warn(L, "target", "unknown timeline target \"%s\"; the timeline is skipped", target);
+    } else {
+        int p = property ? ob_parse_property(property) : -1;
+        if (p >= 0 && (target_props[tl->target] & P(p))) tl->property = (ob_property)p;
+        else
+            ob_warn(L, "property", "a %s timeline has no property \"%s\"; the timeline is skipped", target,
+                    property ? property : "");
+    }
+    if (tl->target == OB_TL_DEFORM || tl->target == OB_TL_SEQUENCE) {
+        /* (id: slot, attachment): the attachment name as written, interned */
+        tl->attachment_name = ob_ref(L, o, "attachment");
+        if (tl->attachment_name) tl->attachment = ob_intern_name(L, tl->attachment_name);
+        else ob_warn(L, "attachment", "a %s timeline names no attachment; it matches none", target);
+    }
+    if (tl->target != OB_TL_UNKNOWN && tl->property != OB_P_UNKNOWN) {
+        tl->index = resolve_target(L->doc, tl->target, tl->target_id);
+        if (tl->index < 0)
+            ob_warn(L, "id", "no %s \"%s\"; the timeline is skipped", target, tl->target_id ? tl->target_id : "");
+    }
+    /* §5.1a: timelines match by (target, id, property, attachment) */
+    tl->channel = ob_intern_channel(L, tl->target, tl->property, tl->target_id, tl->attachment_name);
+
+    int32_t n;
+    const cJSON *it = list(L, o, "keys", &n);
+    tl->keys = ob_alloc(L, (size_t)n, sizeof *tl->keys);
+    tl->key_count = n;
+    size_t m0 = ob_path_key(L, "keys");
+    int sorted = 1;
+    for (int32_t i = 0; it; it = it->next, i++) {
+        size_t m = ob_path_index(L, i);
+        ob_expect_object(L, it);
+        ob_key *key = &tl->keys[i];
+        key->time = ob_num_req(L, it, "time");
+        parse_curve(L, it, key);
+        parse_value(L, tl, it, key);
+        if (i > 0 && key->time < tl->keys[i - 1].time) sorted = 0;
+        ob_path_pop(L, m);
+    }
+    ob_path_pop(L, m0);
+    /* §5 locate binary-searches: keys are kept in file order, as the reference does */
+    if (!sorted) ob_warn(L, "keys", "key times are not in ascending order");
+}
+
+/* ---- Event and audio keys (§5.2, §10) ---------------------------------- */
+
+static void load_event_key(ob_loader *L, const cJSON *o, ob_event_key *k)
+{
+    k->time = ob_num_req(L, o, "time");
+    const char *id = ob_ref(L, o, "event");
+    k->event = FIND(L->doc->events, L->doc->event_count, id);
+    if (k->event < 0)  /* §5.2: only keys "whose event exists" fire */
+        ob_warn(L, "event", "no event \"%s\"; the key never fires", id ? id : "");
+    k->has_int = ob_has(o, "int");
+    k->int_value = ob_num(L, o, "int", 0);
+    k->has_float = ob_has(o, "float");
+    k->float_value = ob_num(L, o, "float", 0);
+    k->has_string = ob_has(o, "string");
+    k->string_value = ob_str(L, o, "string", NULL);
+}
+
+static void load_audio_key(ob_loader *L, const cJSON *o, ob_audio_key *k)
+{
+    k->time = ob_num_req(L, o, "time");
+    k->sound = ob_ref(L, o, "sound");  /* resolved by the audio director (§10 resolveSound) */
+    k->has_volume = ob_has(o, "volume");
+    k->volume = ob_num(L, o, "volume", 1);
+    k->has_rate = ob_has(o, "rate");
+    k->rate = ob_num(L, o, "rate", 1);
+    k->has_loop = ob_has(o, "loop");
+    k->loop = ob_bool(L, o, "loop", 0);
+}
+
+/* ---- Animations -------------------------------------------------------- */
+
+static int cmp_i32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+static void load_animation(ob_loader *L, const cJSON *o, ob_animation_data *a)
+{
+    a->id = ob_ref(L, o, "id");
+    a->name = name_of(L, o, a->id);
+    a->duration = ob_num(L, o, "duration", 0);
+    double max_time = 0;  /* §5.1 animationDuration: max time of every key */
+
+    int32_t n;
+    const cJSON *it = list(L, o, "timelines", &n);
+    a->timelines = ob_alloc(L, (size_t)n, sizeof *a->timelines);
+    a->timeline_count = n;
+    size_t m0 = ob_path_key(L, "timelines");
+    int32_t keyed = 0;
+    for (int32_t i = 0; it; it = it->next, i++) {
+        size_t m = ob_path_index(L, i);
+        ob_expect_object(L, it);
+        ob_timeline *tl = &a->timelines[i];
+        load_timeline(L, it, tl);
+        for (int32_t k = 0; k < tl->key_count; k++)
+            if (tl->keys[k].time > max_time) max_time = tl->keys[k].time;
+        if (tl->key_count > 0) keyed++;
+        ob_path_pop(L, m);
+    }
+    ob_path_pop(L, m0);
+
+    /* §5.1a: the channels this animation keys (timelines with ≥ 1 key),
+    ** sorted and unique, for the mix-out "into keys it" test */
+    a->channels = ob_alloc(L, (size_t)keyed, sizeof *a->channels);
+    int32_t c = 0;
+    for (int32_t i = 0; i < a->timeline_count; i++)
+        if (a->timelines[i].key_count > 0) a->channels[c++] = a->timelines[i].channel;
+    qsort(a->channels, (size_t)c, sizeof *a->channels, cmp_i32);
+    a->channel_count = 0;
+    for (int32_t i = 0; i < c; i++)
+        if (i == 0 || a->channels[i] != a->channels[i - 1]) a->channels[a->channel_count++] = a->channels[i];
+
+    it = list(L, o, "events", &n);
+    a->events = ob_alloc(L, (size_t)n, sizeof *a->events);
+    a->event_count = n;
+    m0 = ob_path_key(L, "events");
+    for (int32_t i = 0; it; it = it->next, i++) {
+        size_t m = ob_path_index(L, i);
+        ob_expect_object(L, it);
+        load_event_key(L, it, &a->events[i]);
+        if (a->events[i].time > max_time) max_time = a->events[i].time;
+        ob_path_pop(L, m);
+    }
+    ob_path_pop(L, m0);
+
+    it = list(L, o, "audio", &n);  /* optional (§2: treated as absent/empty) */
+    a->audio = ob_alloc(L, (size_t)n, sizeof *a->audio);
+    a->audio_count = n;
+    m0 = ob_path_key(L, "audio");
+    for (int32_t i = 0; it; it = it->next, i++) {
+        size_t m = ob_path_index(L, i);
+        ob_expect_object(L, it);
+        load_audio_key(L, it, &a->audio[i]);
+        if (a->audio[i].time > max_time) max_time = a->audio[i].time;
+        ob_path_pop(L, m);
+    }
+    ob_path_pop(L, m0);
+
+    /* §5.1 localTime: explicit duration if > 0, else the max key time */
+    a->length = a->duration > 0 ? a->duration : max_time;
+}
+
+void ob_load_animations(ob_loader *L, const cJSON *root)
+{
+    ob_document *doc = L->doc;
+    int32_t n;
+    const cJSON *it = list(L, root, "animations", &n);
+    doc->animations = ob_alloc(L, (size_t)n, sizeof *doc->animations);
+    doc->animation_count = n;
+    size_t m0 = ob_path_key(L, "animations");
+    for (int32_t i = 0; it; it = it->next, i++) {
+        size_t m = ob_path_index(L, i);
+        ob_expect_object(L, it);
+        load_animation(L, it, &doc->animations[i]);
+        ob_path_pop(L, m);
+    }
+    ob_path_pop(L, m0);
+}
+
+/* ---- Sliders (§7.5, format "Sliders") ---------------------------------- */
+
+static void load_slider(ob_loader *L, const cJSON *o, ob_slider_data *s)
+{
+    ob_document *doc = L->doc;
+    s->id = ob_ref(L, o, "id");
+    s->name = name_of(L, o, s->id);
+
+    const char *anim = ob_ref(L, o, "animation");
+    s->animation = FIND(doc->animations, doc->animation_count, anim);
+    if (s->animation < 0)  /* §7.5: skipped when the animation is missing */
+        ob_warn(L, "animation", "no animation \"%s\"; the slider is skipped", anim ? anim : "");
+
+    const char *bone = ob_ref(L, o, "bone");
+    s->has_bone = bone != NULL;
+    s->bone = FIND(doc->bones, doc->bone_count, bone);
+    if (bone && s->bone < 0)
+        ob_warn(L, "bone", "no bone \"%s\"; the slider is skipped", bone);
+
+    /* §7.5: bone[property ‖ "rotation"], a bone's local property */
+    const char *prop = ob_str(L, o, "property", NULL);
+    s->property = OB_P_ROTATION;
+    if (prop && prop[0]) {
+        int p = ob_parse_property(prop);
+        if (p < 0 || !(BONE_LOCAL & P(p)))
+            ob_fail(L, "property", "expected a bone property (rotation, x, y, scaleX, scaleY, shearX, shearY), got \"%.40s\"",
+                    prop);
+        s->property = p;
+    }
+    s->input = ob_ref(L, o, "input");  /* a number input id, read at run time */
+    s->from = ob_num(L, o, "from", 0);
+    s->to = ob_num(L, o, "to", 0);
+    s->has_time_from = ob_has(o, "timeFrom");
+    s->time_from = ob_num(L, o, "timeFrom", 0);
+    s->has_time_to = ob_has(o, "timeTo");
+    s->time_to = ob_num(L, o, "timeTo", 0);
+    s->mix = ob_num(L, o, "mix", 1);
+    s->loop = ob_bool(L, o, "loop", 0);
+    s->additive = ob_bool(L, o, "additive", 0);
+}
+
+void ob_load_sliders(ob_loader *L, const cJSON *skeleton)
+{
+    ob_document *doc = L->doc;
+    int32_t n;  /* the caller has pushed "skeleton" on the path */
+    const cJSON *it = list(L, skeleton, "sliders", &n);  /* optional (§2) */
+    doc->sliders = ob_alloc(L, (size_t)n, sizeof *doc->sliders);
+    doc->slider_count = n;
+    size_t m0 = ob_path_key(L, "sliders");
+    for (int32_t i = 0; it; it = it->next, i++) {
+        size_t m = ob_path_index(L, i);
+        ob_expect_object(L, it);
+        load_slider(L, it, &doc->sliders[i]);
+        ob_path_pop(L, m);
+    }
+    ob_path_pop(L, m0);
+}

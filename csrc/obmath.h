@@ -1,0 +1,59 @@
+/* obmath.h: §4 maths, 2×3 affine matrices {a b; c d | x y} with column
+** vectors: world·(x, y) = (a·x + b·y + x0, c·x + d·y + y0). */
+#ifndef OB_MATH_H
+#define OB_MATH_H
+
+#include <math.h>
+
+#define OB_PI 3.141592653589793
+#define OB_DEG (OB_PI / 180)   /* JS: Math.PI / 180 */
+#define OB_RAD (180 / OB_PI)   /* JS: 180 / Math.PI */
+
+typedef struct ob_mat { double a, b, c, d, x, y; } ob_mat;
+
+/* A bone's local pose (the seven keyable values). */
+typedef struct ob_pose { double x, y, rotation, scale_x, scale_y, shear_x, shear_y; } ob_pose;
+
+static inline ob_mat ob_mat_identity(void) { return (ob_mat){1, 0, 0, 1, 0, 0}; }
+
+/* §4: multiply(P, L) = P·L */
+static inline ob_mat ob_mat_mul(ob_mat p, ob_mat l)
+{
+    return (ob_mat){p.a * l.a + p.b * l.c, p.a * l.b + p.b * l.d,
+                    p.c * l.a + p.d * l.c, p.c * l.b + p.d * l.d,
+                    p.a * l.x + p.b * l.y + p.x, p.c * l.x + p.d * l.y + p.y};
+}
+
+/* §4: invert, det replaced by 1e-9 when exactly 0 */
+static inline ob_mat ob_mat_invert(ob_mat m)
+{
+    double det = m.a * m.d - m.b * m.c;
+    if (det == 0) det = 1e-9;
+    double ia = m.d / det, ib = -m.b / det, ic = -m.c / det, id = m.a / det;
+    return (ob_mat){ia, ib, ic, id, -(ia * m.x + ib * m.y), -(ic * m.x + id * m.y)};
+}
+
+/* §4.1 localMatrix */
+static inline ob_mat ob_local_matrix(const ob_pose *p)
+{
+    double rx = (p->rotation + p->shear_x) * OB_DEG;
+    double ry = (p->rotation + 90 + p->shear_y) * OB_DEG;
+    return (ob_mat){cos(rx) * p->scale_x, cos(ry) * p->scale_y,
+                    sin(rx) * p->scale_x, sin(ry) * p->scale_y, p->x, p->y};
+}
+
+/* §4.4 wrapDeg: JS % keeps the dividend's sign, like fmod; range (−180, 180] */
+static inline double ob_wrap_deg(double d)
+{
+    d = fmod(d, 360);
+    if (d > 180) d -= 360;
+    else if (d <= -180) d += 360;
+    return d;
+}
+
+/* §4.2 derived values */
+static inline double ob_world_rotation(ob_mat m) { return atan2(m.c, m.a) * OB_RAD; }
+static inline double ob_world_scale_x(ob_mat m) { return hypot(m.a, m.c); }
+static inline double ob_world_scale_y(ob_mat m) { return hypot(m.b, m.d); }
+
+#endif

@@ -1,0 +1,42 @@
+/* obpy.h: shared declarations of the openbone._core binding files.
+** The binding is thin: convert arguments, call the C core, wrap results. */
+#ifndef OBPY_H
+#define OBPY_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+/* One NumPy C-API table for every binding file; module.c defines
+** OBPY_MODULE_MAIN and calls import_array(). */
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#define PY_ARRAY_UNIQUE_SYMBOL openbone_ARRAY_API
+#ifndef OBPY_MODULE_MAIN
+#define NO_IMPORT_ARRAY
+#endif
+#include <numpy/arrayobject.h>
+
+/* openbone.OpenBoneError (a ValueError subclass), created in module.c. */
+extern PyObject *obpy_error;
+
+struct ob_error;
+struct ob_document;
+/* py_document.c */
+extern PyTypeObject obpy_document_type;
+/* Raises OpenBoneError (MemoryError for OB_ERR_MEMORY) with err's message; returns NULL. */
+PyObject *obpy_raise(const struct ob_error *err);
+/* The ob_document of a Document object, NULL with TypeError otherwise. */
+struct ob_document *obpy_document_ptr(PyObject *o);
+/* py_instance.c */
+extern PyTypeObject obpy_instance_type;
+
+/* py_earcut.c */
+PyObject *obpy_earcut(PyObject *self, PyObject *args, PyObject *kwargs);
+
+/* py_jsnum.c */
+PyObject *obpy_js_to_string(PyObject *self, PyObject *arg);
+PyObject *obpy_js_to_fixed(PyObject *self, PyObject *args);
+PyObject *obpy_js_to_precision(PyObject *self, PyObject *args);
+PyObject *obpy_format_number(PyObject *self, PyObject *args);
+PyObject *obpy_format_template(PyObject *self, PyObject *args);
+
+#endif

@@ -1,0 +1,219 @@
+/* py_instance.c: openbone._core.Instance, a posed skeleton (§3).
+** Arrays the C core owns are handed out as read-only NumPy views. */
+#include "obpy.h"
+
+#include "../instance.h"
+
+typedef struct {
+    PyObject_HEAD
+    ob_instance *inst;
+    PyObject *document;  /* keeps the document alive */
+} InstanceObject;
+
+static int init(InstanceObject *self, PyObject *args, PyObject *kwargs)
+{
+    static char *kw[] = {"document", NULL};
+    PyObject *doc;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O", kw, &doc)) return -1;
+    ob_document *d = obpy_document_ptr(doc);
+    if (!d) return -1;
+    if (self->inst) {
+        PyErr_SetString(PyExc_RuntimeError, "Instance already initialised");
+        return -1;
+    }
+    ob_error err;
+    self->inst = ob_instance_create(d, &err);
+    if (!self->inst) {
+        obpy_raise(&err);
+        return -1;
+    }
+    Py_INCREF(doc);
+    self->document = doc;
+    return 0;
+}
+
+static void dealloc(InstanceObject *self)
+{
+    ob_instance_free(self->inst);
+    Py_XDECREF(self->document);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+#define NEED_INST(self) \
+    if (!(self)->inst) { PyErr_SetString(PyExc_RuntimeError, "Instance not initialised"); return NULL; }
+
+/* A read-only view of C-owned memory, kept alive by self. */
+static PyObject *view(InstanceObject *self, void *data, int nd, npy_intp *dims, int type)
+{
+    PyObject *arr = PyArray_SimpleNewFromData(nd, dims, type, data);
+    if (!arr) return NULL;
+    PyArray_CLEARFLAGS((PyArrayObject *)arr, NPY_ARRAY_WRITEABLE);
+    Py_INCREF(self);
+    if (PyArray_SetBaseObject((PyArrayObject *)arr, (PyObject *)self) < 0) {
+        Py_DECREF(arr);
+        return NULL;
+    }
+    return arr;
+}
+
+static PyObject *set_skin(InstanceObject *self, PyObject *arg)
+{
+    NEED_INST(self);
+    long skin = PyLong_AsLong(arg);
+    if (skin == -1 && PyErr_Occurred()) return NULL;
+    ob_instance_set_skin(self->inst, (int)skin);
+    Py_RETURN_NONE;
+}
+
+static PyObject *set_to_setup_pose(InstanceObject *self, PyObject *unused)
+{
+    (void)unused;
+    NEED_INST(self);
+    ob_instance_set_to_setup_pose(self->inst);
+    Py_RETURN_NONE;
+}
+
+static PyObject *update_world_transform(InstanceObject *self, PyObject *unused)
+{
+    (void)unused;
+    NEED_INST(self);
+    ob_instance_update_world_transform(self->inst);
+    Py_RETURN_NONE;
+}
+
+static PyObject *advance(InstanceObject *self, PyObject *arg)
+{
+    NEED_INST(self);
+    double dt = PyFloat_AsDouble(arg);
+    if (dt == -1 && PyErr_Occurred()) return NULL;
+    ob_instance_advance(self->inst, dt);
+    Py_RETURN_NONE;
+}
+
+static PyObject *get_world(InstanceObject *self, void *c)
+{
+    (void)c;
+    NEED_INST(self);
+    npy_intp dims[2] = {self->inst->doc->bone_count, 6};
+    return view(self, self->inst->world, 2, dims, NPY_DOUBLE);
+}
+
+static PyObject *get_active_bones(InstanceObject *self, void *c)
+{
+    (void)c;
+    NEED_INST(self);
+    npy_intp dims[1] = {self->inst->doc->bone_count};
+    return view(self, self->inst->bone_active, 1, dims, NPY_BOOL);
+}
+
+static PyObject *get_slot_colors(InstanceObject *self, void *c)
+{
+    (void)c;
+    NEED_INST(self);
+    npy_intp dims[2] = {self->inst->doc->slot_count, 4};
+    return view(self, self->inst->slot_color, 2, dims, NPY_DOUBLE);
+}
+
+static PyObject *get_slot_darks(InstanceObject *self, void *c)
+{
+    (void)c;
+    NEED_INST(self);
+    npy_intp dims[2] = {self->inst->doc->slot_count, 4};
+    return view(self, self->inst->slot_dark, 2, dims, NPY_DOUBLE);
+}
+
+static PyObject *get_slot_has_dark(InstanceObject *self, void *c)
+{
+    (void)c;
+    NEED_INST(self);
+    npy_intp dims[1] = {self->inst->doc->slot_count};
+    return view(self, self->inst->slot_has_dark, 1, dims, NPY_BOOL);
+}
+
+static PyObject *get_slot_attachments(InstanceObject *self, void *c)
+{
+    (void)c;
+    NEED_INST(self);
+    const ob_document *d = self->inst->doc;
+    PyObject *list = PyList_New(d->slot_count);
+    if (!list) return NULL;
+    for (int32_t i = 0; i < d->slot_count; i++) {
+        int32_t n = self->inst->slot_attachment[i];
+        PyObject *s = n >= 0 ? PyUnicode_FromString(d->att_names[n]) : Py_NewRef(Py_None);
+        if (!s) { Py_DECREF(list); return NULL; }
+        PyList_SET_ITEM(list, i, s);
+    }
+    return list;
+}
+
+static PyObject *get_draw_order(InstanceObject *self, void *c)
+{
+    (void)c;
+    NEED_INST(self);
+    npy_intp dims[1] = {self->inst->doc->slot_count};
+    return view(self, self->inst->draw_order, 1, dims, NPY_INT32);
+}
+
+static PyObject *get_constraint_order(InstanceObject *self, void *c)
+{
+    (void)c;
+    NEED_INST(self);
+    npy_intp dims[1] = {self->inst->doc->constraint_count};
+    return view(self, self->inst->con_order, 1, dims, NPY_INT32);
+}
+
+static PyObject *get_constraint_active(InstanceObject *self, void *c)
+{
+    (void)c;
+    NEED_INST(self);
+    npy_intp dims[1] = {self->inst->doc->constraint_count};
+    return view(self, self->inst->con_active, 1, dims, NPY_BOOL);
+}
+
+static PyObject *get_skin(InstanceObject *self, void *c)
+{
+    (void)c;
+    NEED_INST(self);
+    return PyLong_FromLong(self->inst->skin);
+}
+
+static PyObject *get_time(InstanceObject *self, void *c)
+{
+    (void)c;
+    NEED_INST(self);
+    return PyFloat_FromDouble(self->inst->clock);
+}
+
+static PyMethodDef methods[] = {
+    {"set_skin", (PyCFunction)set_skin, METH_O, "set_skin(index): §3.3 setSkin by index (-1 = none)."},
+    {"set_to_setup_pose", (PyCFunction)set_to_setup_pose, METH_NOARGS, "§3.1 setToSetupPose."},
+    {"update_world_transform", (PyCFunction)update_world_transform, METH_NOARGS, "§3.2 updateWorldTransform."},
+    {"advance", (PyCFunction)advance, METH_O, "advance(dt): the §3 per-frame pipeline."},
+    {NULL, NULL, 0, NULL}};
+
+static PyGetSetDef getset[] = {
+    {"world", (getter)get_world, NULL, "(n_bones, 6) float64 [a, b, c, d, x, y], read-only view.", NULL},
+    {"active_bones", (getter)get_active_bones, NULL, "(n_bones,) bool, §3.3 active flags.", NULL},
+    {"slot_colors", (getter)get_slot_colors, NULL, "(n_slots, 4) float64 RGBA, document slot order.", NULL},
+    {"slot_darks", (getter)get_slot_darks, NULL, "(n_slots, 4) float64 dark RGBA (valid where slot_has_dark).", NULL},
+    {"slot_has_dark", (getter)get_slot_has_dark, NULL, "(n_slots,) bool.", NULL},
+    {"slot_attachments", (getter)get_slot_attachments, NULL, "Current attachment name per slot, or None.", NULL},
+    {"draw_order", (getter)get_draw_order, NULL, "(n_slots,) int32 slot indices, back to front.", NULL},
+    {"constraint_order", (getter)get_constraint_order, NULL, "§3.2 constraint order (indices into the default list).", NULL},
+    {"constraint_active", (getter)get_constraint_active, NULL, "§3.3 active flags per constraint.", NULL},
+    {"skin", (getter)get_skin, NULL, "Current skin index, -1 for none.", NULL},
+    {"time", (getter)get_time, NULL, "The skeleton clock: every dt > 0 summed.", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+PyTypeObject obpy_instance_type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "openbone._core.Instance",
+    .tp_basicsize = sizeof(InstanceObject),
+    .tp_dealloc = (destructor)dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "Instance(document): a skeleton posed from a document.",
+    .tp_methods = methods,
+    .tp_getset = getset,
+    .tp_init = (initproc)init,
+    .tp_new = PyType_GenericNew,
+};

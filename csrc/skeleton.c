@@ -1,0 +1,342 @@
+/* skeleton.c: the skeleton instance: construction (§2), setToSetupPose
+** (§3.1), updateWorldTransform and the constraint order (§3.2), skins and
+** active flags (§3.3), attachment lookup (§8.1). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "instance.h"
+
+/* ---- construction (§2 Skeleton construction) ------------------------ */
+
+/* Stable sort of the default constraint list by (order ?? index, index), §3.2.
+** Insertion sort: stable, and constraint lists are short. */
+static void constraint_order(const ob_document *doc, int32_t *order)
+{
+    int any = 0;
+    for (int32_t i = 0; i < doc->constraint_count; i++) {
+        order[i] = i;
+        any |= doc->constraints[i].has_order;
+    }
+    if (!any) return;
+    for (int32_t i = 1; i < doc->constraint_count; i++) {
+        int32_t v = order[i], j = i - 1;
+        const ob_constraint_data *c = &doc->constraints[v];
+        double kv = c->has_order ? c->order : (double)v;
+        while (j >= 0) {
+            const ob_constraint_data *o = &doc->constraints[order[j]];
+            double kj = o->has_order ? o->order : (double)order[j];
+            if (kj < kv || (kj == kv && order[j] < v)) break;
+            order[j + 1] = order[j];
+            j--;
+        }
+        order[j + 1] = v;
+    }
+}
+
+ob_instance *ob_instance_create(const ob_document *doc, ob_error *err)
+{
+    ob_instance *inst = calloc(1, sizeof *inst);
+    if (!inst) goto oom;
+    int32_t nb = doc->bone_count, ns = doc->slot_count, nc = doc->constraint_count;
+    inst->doc = doc;
+    inst->root = ob_mat_identity();
+    inst->scale_x = inst->scale_y = 1;
+    inst->skin = -1;
+    inst->active_for_skin = -2;
+#define ALLOC(field, n) do { size_t n_ = (size_t)(n); inst->field = calloc(n_ > 0 ? n_ : 1, sizeof *inst->field); if (!inst->field) goto oom; } while (0)
+    ALLOC(bone_required, nb);
+    ALLOC(con_required, nc);
+    ALLOC(skin_cons, doc->skin_count);
+    ALLOC(skin_con_count, doc->skin_count);
+    ALLOC(local, nb);
+    ALLOC(applied, nb);
+    ALLOC(inherit, nb);
+    ALLOC(world, nb);
+    ALLOC(bone_active, nb);
+    ALLOC(children, nb);
+    ALLOC(child_count, nb);
+    ALLOC(slot_color, 4 * (size_t)ns);
+    ALLOC(slot_dark, 4 * (size_t)ns);
+    ALLOC(slot_has_dark, ns);
+    ALLOC(slot_attachment, ns);
+    ALLOC(draw_order, ns);
+    ALLOC(con_values, (size_t)OB_CV_COUNT * (size_t)nc);
+    ALLOC(con_active, nc);
+    ALLOC(con_order, nc);
+
+    /* §3.3 identity for bones never posed */
+    for (int32_t i = 0; i < nb; i++) inst->world[i] = ob_mat_identity();
+    /* children lists, creation order (updateSubtree, §3.2) */
+    for (int32_t i = 0; i < nb; i++)
+        if (doc->bones[i].parent >= 0) inst->child_count[doc->bones[i].parent]++;
+    for (int32_t i = 0; i < nb; i++) {
+        ALLOC(children[i], inst->child_count[i]);
+        inst->child_count[i] = 0;
+    }
+    for (int32_t i = 0; i < nb; i++) {
+        int32_t p = doc->bones[i].parent;
+        if (p >= 0) inst->children[p][inst->child_count[p]++] = i;
+    }
+    /* §3.3 skin-only bones and constraints (ids resolved once) */
+    for (int32_t s = 0; s < doc->skin_count; s++) {
+        const ob_skin_data *skin = &doc->skins[s];
+        for (int32_t k = 0; k < skin->bone_count; k++)
+            if (skin->bones[k] >= 0) inst->bone_required[skin->bones[k]] = 1;
+        ALLOC(skin_cons[s], skin->constraint_count);
+        for (int32_t k = 0; k < skin->constraint_count; k++) {
+            int32_t c = ob_find_id(doc->constraints, nc, sizeof *doc->constraints, skin->constraints[k]);
+            if (c >= 0) {
+                inst->con_required[c] = 1;
+                inst->skin_cons[s][inst->skin_con_count[s]++] = c;
+            }
+        }
+    }
+#undef ALLOC
+    constraint_order(doc, inst->con_order);
+
+    ob_skeleton_update_active(inst);
+    ob_instance_set_to_setup_pose(inst);
+    ob_instance_update_world_transform(inst);
+    return inst;
+oom:
+    ob_instance_free(inst);
+    if (err) {
+        err->status = OB_ERR_MEMORY;
+        strcpy(err->message, "out of memory");
+    }
+    return NULL;
+}
+
+void ob_instance_free(ob_instance *inst)
+{
+    if (!inst) return;
+    if (inst->children)
+        for (int32_t i = 0; i < inst->doc->bone_count; i++) free(inst->children[i]);
+    if (inst->skin_cons)
+        for (int32_t i = 0; i < inst->doc->skin_count; i++) free(inst->skin_cons[i]);
+    free(inst->bone_required); free(inst->con_required); free(inst->skin_cons); free(inst->skin_con_count);
+    free(inst->local); free(inst->applied); free(inst->inherit); free(inst->world);
+    free(inst->bone_active); free(inst->children); free(inst->child_count);
+    free(inst->slot_color); free(inst->slot_dark); free(inst->slot_has_dark);
+    free(inst->slot_attachment); free(inst->draw_order);
+    free(inst->con_values); free(inst->con_active); free(inst->con_order);
+    free(inst);
+}
+
+/* ---- §3.3 skins and active flags ----------------------------------- */
+
+static int bone_off(const ob_instance *inst, int32_t b) { return b >= 0 && !inst->bone_active[b]; }
+
+void ob_skeleton_update_active(ob_instance *inst)
+{
+    const ob_document *doc = inst->doc;
+    int any_required = 0;
+    for (int32_t i = 0; i < doc->bone_count; i++) any_required |= inst->bone_required[i];
+    const ob_skin_data *cur = inst->skin >= 0 ? &doc->skins[inst->skin] : NULL;
+    for (int32_t i = 0; i < doc->bone_count; i++) {
+        if (!any_required) { inst->bone_active[i] = 1; continue; }
+        int32_t p = doc->bones[i].parent;
+        int active = p < 0 || inst->bone_active[p];  /* parents come first */
+        if (active && inst->bone_required[i]) {
+            int mine = 0;
+            for (int32_t k = 0; cur && k < cur->bone_count; k++) mine |= cur->bones[k] == i;
+            active = mine;
+        }
+        inst->bone_active[i] = (uint8_t)active;
+    }
+    for (int32_t i = 0; i < doc->constraint_count; i++) {
+        const ob_constraint_data *c = &doc->constraints[i];
+        int skip = 0;
+        if (inst->con_required[i]) {
+            int mine = 0;
+            for (int32_t k = 0; inst->skin >= 0 && k < inst->skin_con_count[inst->skin]; k++)
+                mine |= inst->skin_cons[inst->skin][k] == i;
+            skip = !mine;
+        }
+        if (!skip && any_required) {
+            switch (c->kind) {
+            case OB_CON_PHYSICS:
+                skip = bone_off(inst, c->bone);
+                break;
+            case OB_CON_PATH:
+                for (int32_t k = 0; k < c->bone_count; k++) skip |= bone_off(inst, c->bones[k]);
+                if (c->target >= 0) skip |= bone_off(inst, doc->slots[c->target].bone);
+                break;
+            default:
+                for (int32_t k = 0; k < c->bone_count; k++) skip |= bone_off(inst, c->bones[k]);
+                skip |= bone_off(inst, c->target);
+                break;
+            }
+        }
+        inst->con_active[i] = (uint8_t)!skip;
+    }
+    inst->active_for_skin = inst->skin;
+}
+
+void ob_instance_set_skin(ob_instance *inst, int skin)
+{
+    if (skin < -1 || skin >= inst->doc->skin_count) skin = -1;  /* unknown ⇒ none */
+    inst->skin = skin;
+    if (inst->active_for_skin != skin) ob_skeleton_update_active(inst);
+}
+
+int ob_instance_skin(const ob_instance *inst) { return inst->skin; }
+
+/* §8.1 getAttachment: the skin's entry, else the default (first) skin's. */
+int32_t ob_skeleton_get_attachment(const ob_instance *inst, int32_t slot, int32_t name_id)
+{
+    const ob_document *doc = inst->doc;
+    if (name_id < 0) return -1;
+    for (int pass = 0; pass < 2; pass++) {
+        int32_t s = pass == 0 ? inst->skin : 0;
+        if (s < 0 || s >= doc->skin_count || (pass == 1 && inst->skin == 0)) continue;
+        const ob_skin_data *skin = &doc->skins[s];
+        for (int32_t k = 0; k < skin->entry_count; k++)
+            if (skin->entries[k].slot == slot && skin->entries[k].name_id == name_id)
+                return skin->entries[k].attachment;
+    }
+    return -1;
+}
+
+/* ---- §3.1 setToSetupPose ------------------------------------------- */
+
+void ob_instance_set_to_setup_pose(ob_instance *inst)
+{
+    const ob_document *doc = inst->doc;
+    for (int32_t i = 0; i < doc->bone_count; i++) {
+        const ob_bone_data *b = &doc->bones[i];
+        inst->local[i] = (ob_pose){b->x, b->y, b->rotation, b->scale_x, b->scale_y, b->shear_x, b->shear_y};
+        inst->inherit[i] = (uint8_t)b->inherit;
+    }
+    for (int32_t i = 0; i < doc->slot_count; i++) {
+        const ob_slot_data *s = &doc->slots[i];
+        memcpy(&inst->slot_color[4 * i], s->color, sizeof s->color);
+        memcpy(&inst->slot_dark[4 * i], s->dark, sizeof s->dark);
+        inst->slot_has_dark[i] = (uint8_t)s->has_dark;
+        inst->slot_attachment[i] = s->attachment;
+        inst->draw_order[i] = i;
+    }
+    for (int32_t i = 0; i < doc->constraint_count; i++)
+        memcpy(&inst->con_values[(size_t)i * OB_CV_COUNT], doc->constraints[i].setup,
+               sizeof doc->constraints[i].setup);
+    inst->has_animation_time = 0;
+    inst->animation_time = 0;
+}
+
+/* ---- §3.2 updateWorldTransform ------------------------------------- */
+
+/* §4.2 boneWorld(P, local, inherit) */
+static ob_mat bone_world(ob_mat P, const ob_pose *local, int inherit)
+{
+    ob_mat L = ob_local_matrix(local);
+    if (inherit == OB_INHERIT_NORMAL) return ob_mat_mul(P, L);
+    double wx = P.a * local->x + P.b * local->y + P.x;
+    double wy = P.c * local->x + P.d * local->y + P.y;
+    ob_mat w;
+    switch (inherit) {
+    case OB_INHERIT_ONLY_TRANSLATION:
+        w = L;
+        break;
+    case OB_INHERIT_NO_ROTATION: {
+        double sx = hypot(P.a, P.c), sy = hypot(P.b, P.d);
+        w = (ob_mat){L.a * sx, L.b * sy, L.c * sx, L.d * sy, 0, 0};
+        break;
+    }
+    default: { /* OB_INHERIT_NO_SCALE */
+        double sx = hypot(P.a, P.c), sy = hypot(P.b, P.d);
+        if (sx == 0) sx = 1;  /* JS: hypot(...) || 1 */
+        if (sy == 0) sy = 1;
+        ob_mat N = {P.a / sx, P.b / sy, P.c / sx, P.d / sy, 0, 0};
+        w = ob_mat_mul(N, L);
+        break;
+    }
+    }
+    w.x = wx;
+    w.y = wy;
+    return w;
+}
+
+void ob_bone_update_world(ob_instance *inst, int32_t i)
+{
+    int32_t p = inst->doc->bones[i].parent;
+    /* root bones always use normal with P = root */
+    inst->world[i] = p >= 0 ? bone_world(inst->world[p], &inst->applied[i], inst->inherit[i])
+                            : bone_world(inst->root, &inst->applied[i], OB_INHERIT_NORMAL);
+}
+
+void ob_bone_update_subtree(ob_instance *inst, int32_t bone, int include_self)
+{
+    if (!inst->bone_active[bone]) return;
+    if (include_self) ob_bone_update_world(inst, bone);
+    for (int32_t k = 0; k < inst->child_count[bone]; k++)
+        ob_bone_update_subtree(inst, inst->children[bone][k], 1);
+}
+
+/* §3.2 syncApplied via core/math.ts:localFromWorld: the local values that
+** reproduce the bone's current world under its parent, with the live
+** inherit mode: a full decomposition for normal (shear X kept), the
+** position only for the other modes. */
+void ob_bone_sync_applied(ob_instance *inst, int32_t i)
+{
+    int32_t p = inst->doc->bones[i].parent;
+    ob_mat P = p >= 0 ? inst->world[p] : inst->root;
+    int inherit = p >= 0 ? inst->inherit[i] : OB_INHERIT_NORMAL;
+    ob_mat inv = ob_mat_invert(P);
+    ob_mat W = inst->world[i];
+    ob_pose *ap = &inst->applied[i];
+    ap->x = inv.a * W.x + inv.b * W.y + inv.x;
+    ap->y = inv.c * W.x + inv.d * W.y + inv.y;
+    if (inherit != OB_INHERIT_NORMAL) return;
+    ob_mat L = ob_mat_mul(inv, W);
+    double sx = hypot(L.a, L.c), sy = hypot(L.b, L.d);
+    double det = L.a * L.d - L.b * L.c;
+    if (det < 0) sy = -sy;
+    ap->scale_x = sx;
+    ap->scale_y = sy;
+    ap->rotation = atan2(L.c, L.a) * OB_RAD - ap->shear_x;
+    if (sy != 0) {
+        double ry = atan2(L.d / sy, L.b / sy) * OB_RAD;
+        ap->shear_y = ob_wrap_deg(ry - 90 - ap->rotation);
+    }
+}
+
+double ob_unit_scale_x(const ob_instance *inst) { return inst->doc->reference_scale / 100 * inst->scale_x; }
+double ob_unit_scale_y(const ob_instance *inst) { return inst->doc->reference_scale / 100 * inst->scale_y; }
+
+void ob_instance_update_world_transform(ob_instance *inst)
+{
+    const ob_document *doc = inst->doc;
+    /* §7.5 sliders run first (constraints issue) */
+    for (int32_t i = 0; i < doc->bone_count; i++) {
+        if (!inst->bone_active[i]) continue;  /* §3.3: world left as it was */
+        inst->applied[i] = inst->local[i];  /* resetApplied */
+        ob_bone_update_world(inst, i);
+    }
+    double dt = inst->physics_pending;
+    inst->physics_pending = 0;
+    (void)dt;
+    for (int32_t k = 0; k < doc->constraint_count; k++) {
+        int32_t c = inst->con_order[k];
+        if (!inst->con_active[c]) continue;  /* §3.3: skipped, the frame's dt still consumed */
+        /* applyIk / applyTransform / applyPath / applyPhysics: §7 */
+    }
+    inst->particle_pending = 0;
+}
+
+/* ---- §3 the per-frame pipeline ------------------------------------- */
+
+void ob_instance_advance(ob_instance *inst, double dt)
+{
+    ob_instance_set_to_setup_pose(inst);
+    /* skeleton.update(dt): §12 times summed exactly as given */
+    if (dt > 0) {
+        inst->clock += dt;
+        inst->physics_pending += dt;
+        inst->particle_pending += dt;
+    }
+    ob_instance_update_world_transform(inst);
+}
+
+const double *ob_instance_world(const ob_instance *inst) { return (const double *)inst->world; }
+const uint8_t *ob_instance_active_bones(const ob_instance *inst) { return inst->bone_active; }
+double ob_instance_time(const ob_instance *inst) { return inst->clock; }
