@@ -8,6 +8,25 @@
 #include "document.h"
 #include "obmath.h"
 
+typedef struct ob_deform {
+    int32_t slot, name_id;
+    int32_t capacity;            /* doubles available in values */
+    int32_t count;               /* offsets currently set; 0 = none (§3.1 cleared) */
+    double *values;
+} ob_deform;
+
+typedef struct ob_seqframe {
+    int32_t slot, name_id;
+    int set;                     /* a sequence key wrote it since setToSetupPose */
+    double frame;
+} ob_seqframe;
+
+typedef struct ob_particle_values {
+    int has_emitting, emitting;
+    int has_rate;
+    double rate;
+} ob_particle_values;
+
 struct ob_instance {
     const ob_document *doc;
     ob_mat root;                 /* §3.2 skeleton placement, identity by default */
@@ -42,6 +61,25 @@ struct ob_instance {
     uint8_t *con_active;
     int32_t *con_order;          /* §3.2 constraintOrder: indices into doc->constraints */
 
+    /* keyed per-attachment slot state (§5.1 deform offsets, sequence frame):
+    ** one entry per (slot, attachment name) that some timeline keys, with a
+    ** buffer sized for the longest key, so applying allocates nothing */
+    int32_t deform_count;
+    ob_deform *deforms;          /* sorted by slot, then name id */
+    int32_t *slot_deform_start;  /* per slot: first entry index (slot_count + 1) */
+    int32_t seqframe_count;
+    ob_seqframe *seqframes;
+    int32_t *slot_seqframe_start;
+    /* §5.1 particle live values per slot (particleValues[slot]) */
+    ob_particle_values *particle_values;
+
+    /* each concern's state (owned and freed by its file) */
+    struct ob_anim_state *anim;        /* animation_state.c: tracks, audio (§6, §10) */
+    struct ob_constraint_state *cons;  /* constraints.c: physics state, caches (§7) */
+    struct ob_draw_state *draw;        /* drawlist.c: draw list buffers (§8) */
+    struct ob_particle_state *particles; /* particles.c: emitters (§8.8) */
+    struct ob_sm_state *sm;            /* state_machine.c (§9) */
+
     /* clocks (§3, §12: dt summed exactly as given) */
     double clock;
     double physics_pending;      /* dt since the last updateWorldTransform */
@@ -61,6 +99,36 @@ void ob_bone_update_world(ob_instance *inst, int32_t bone);
 void ob_bone_sync_applied(ob_instance *inst, int32_t bone);
 /* The active attachment (§8.1 getAttachment) for a slot and name id, -1. */
 int32_t ob_skeleton_get_attachment(const ob_instance *inst, int32_t slot, int32_t name_id);
+/* The deform entry of (slot, attachment name id), NULL when no timeline
+** keys it.  Its count is 0 while no offsets are set. */
+ob_deform *ob_instance_deform(const ob_instance *inst, int32_t slot, int32_t name_id);
+/* The keyed sequence frame entry of (slot, name id), NULL when never keyed. */
+ob_seqframe *ob_instance_seqframe(const ob_instance *inst, int32_t slot, int32_t name_id);
+
+/* §3 skeleton.update(dt): adds dt (if > 0) to the clock and the pending
+** physics and particle time. */
+void ob_skeleton_update(ob_instance *inst, double dt);
+
+/* Hooks into the other concerns (each file implements its own). */
+int ob_anim_state_create(ob_instance *inst);       /* animation_state.c */
+void ob_anim_state_free(ob_instance *inst);
+void ob_anim_state_update(ob_instance *inst, double dt); /* §6 update */
+void ob_anim_state_apply(ob_instance *inst);       /* §6 apply */
+int ob_constraints_create(ob_instance *inst);      /* constraints.c */
+void ob_constraints_free(ob_instance *inst);
+void ob_sliders_apply(ob_instance *inst);          /* §7.5, first in updateWorldTransform */
+void ob_constraint_apply(ob_instance *inst, int32_t c, double dt); /* §7.1-7.4 */
+int ob_draw_state_create(ob_instance *inst);       /* drawlist.c */
+void ob_draw_state_free(ob_instance *inst);
+int ob_particles_create(ob_instance *inst);        /* particles.c */
+void ob_particles_free(ob_instance *inst);
+void ob_particles_advance(ob_instance *inst, double dt); /* §8.8 realtime clock */
+int ob_sm_create(ob_instance *inst);               /* state_machine.c */
+void ob_sm_free(ob_instance *inst);
+/* §9.1: with a state machine running, its advance replaces the §3 pipeline;
+** returns 0 when no machine runs (the plain pipeline is used). */
+int ob_sm_advance(ob_instance *inst, double dt);
+
 /* §7 unit scale */
 double ob_unit_scale_x(const ob_instance *inst);
 double ob_unit_scale_y(const ob_instance *inst);

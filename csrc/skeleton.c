@@ -33,6 +33,103 @@ static void constraint_order(const ob_document *doc, int32_t *order)
     }
 }
 
+/* Sorts (slot, name id) pairs and merges duplicates keeping the largest
+** capacity; returns the new count. */
+static int cmp_pair(const void *a, const void *b)
+{
+    const int32_t *x = a, *y = b;
+    if (x[0] != y[0]) return x[0] < y[0] ? -1 : 1;
+    if (x[1] != y[1]) return x[1] < y[1] ? -1 : 1;
+    return 0;
+}
+
+/* §5.1 deform offsets and sequence frames are stored per (slot, attachment
+** name); every pair some timeline keys gets its entry and buffer here. */
+static int build_keyed_tables(ob_instance *inst)
+{
+    const ob_document *doc = inst->doc;
+    int32_t nd = 0, nq = 0;
+    for (int32_t a = 0; a < doc->animation_count; a++)
+        for (int32_t t = 0; t < doc->animations[a].timeline_count; t++) {
+            const ob_timeline *tl = &doc->animations[a].timelines[t];
+            if (tl->index < 0 || tl->attachment < 0) continue;
+            if (tl->target == OB_TL_DEFORM) nd++;
+            else if (tl->target == OB_TL_SEQUENCE) nq++;
+        }
+    int32_t *dp = calloc((size_t)nd * 3 + 1, sizeof *dp), *qp = calloc((size_t)nq * 3 + 1, sizeof *qp);
+    inst->slot_deform_start = calloc((size_t)doc->slot_count + 1, sizeof(int32_t));
+    inst->slot_seqframe_start = calloc((size_t)doc->slot_count + 1, sizeof(int32_t));
+    if (!dp || !qp || !inst->slot_deform_start || !inst->slot_seqframe_start) { free(dp); free(qp); return -1; }
+    nd = nq = 0;
+    for (int32_t a = 0; a < doc->animation_count; a++)
+        for (int32_t t = 0; t < doc->animations[a].timeline_count; t++) {
+            const ob_timeline *tl = &doc->animations[a].timelines[t];
+            if (tl->index < 0 || tl->attachment < 0) continue;
+            if (tl->target == OB_TL_DEFORM) {
+                int32_t cap = 0;
+                for (int32_t k = 0; k < tl->key_count; k++)
+                    if (tl->keys[k].count > cap) cap = tl->keys[k].count;
+                dp[3 * nd] = tl->index; dp[3 * nd + 1] = tl->attachment; dp[3 * nd + 2] = cap; nd++;
+            } else if (tl->target == OB_TL_SEQUENCE) {
+                qp[3 * nq] = tl->index; qp[3 * nq + 1] = tl->attachment; nq++;
+            }
+        }
+    qsort(dp, (size_t)nd, 3 * sizeof *dp, cmp_pair);
+    qsort(qp, (size_t)nq, 3 * sizeof *qp, cmp_pair);
+    int32_t ud = 0, uq = 0;
+    for (int32_t i = 0; i < nd; i++) {
+        if (ud && dp[3 * (ud - 1)] == dp[3 * i] && dp[3 * (ud - 1) + 1] == dp[3 * i + 1]) {
+            if (dp[3 * i + 2] > dp[3 * (ud - 1) + 2]) dp[3 * (ud - 1) + 2] = dp[3 * i + 2];
+        } else {
+            memmove(&dp[3 * ud], &dp[3 * i], 3 * sizeof *dp);
+            ud++;
+        }
+    }
+    for (int32_t i = 0; i < nq; i++)
+        if (!uq || qp[3 * (uq - 1)] != qp[3 * i] || qp[3 * (uq - 1) + 1] != qp[3 * i + 1]) {
+            memmove(&qp[3 * uq], &qp[3 * i], 3 * sizeof *qp);
+            uq++;
+        }
+    size_t total = 0;
+    for (int32_t i = 0; i < ud; i++) total += (size_t)dp[3 * i + 2];
+    inst->deforms = calloc((size_t)ud + 1, sizeof *inst->deforms);
+    inst->seqframes = calloc((size_t)uq + 1, sizeof *inst->seqframes);
+    double *pool = calloc(total + 1, sizeof *pool);
+    if (!inst->deforms || !inst->seqframes || !pool) { free(dp); free(qp); free(pool); return -1; }
+    for (int32_t i = 0; i < ud; i++) {
+        inst->deforms[i] = (ob_deform){dp[3 * i], dp[3 * i + 1], dp[3 * i + 2], 0, pool};
+        pool += dp[3 * i + 2];
+        inst->slot_deform_start[dp[3 * i] + 1]++;
+    }
+    for (int32_t i = 0; i < uq; i++) {
+        inst->seqframes[i] = (ob_seqframe){qp[3 * i], qp[3 * i + 1], 0, 0};
+        inst->slot_seqframe_start[qp[3 * i] + 1]++;
+    }
+    for (int32_t s = 0; s < doc->slot_count; s++) {
+        inst->slot_deform_start[s + 1] += inst->slot_deform_start[s];
+        inst->slot_seqframe_start[s + 1] += inst->slot_seqframe_start[s];
+    }
+    inst->deform_count = ud;
+    inst->seqframe_count = uq;
+    free(dp);
+    free(qp);
+    return 0;
+}
+
+ob_deform *ob_instance_deform(const ob_instance *inst, int32_t slot, int32_t name_id)
+{
+    for (int32_t i = inst->slot_deform_start[slot]; i < inst->slot_deform_start[slot + 1]; i++)
+        if (inst->deforms[i].name_id == name_id) return &inst->deforms[i];
+    return NULL;
+}
+
+ob_seqframe *ob_instance_seqframe(const ob_instance *inst, int32_t slot, int32_t name_id)
+{
+    for (int32_t i = inst->slot_seqframe_start[slot]; i < inst->slot_seqframe_start[slot + 1]; i++)
+        if (inst->seqframes[i].name_id == name_id) return &inst->seqframes[i];
+    return NULL;
+}
+
 ob_instance *ob_instance_create(const ob_document *doc, ob_error *err)
 {
     ob_instance *inst = calloc(1, sizeof *inst);
@@ -63,6 +160,7 @@ ob_instance *ob_instance_create(const ob_document *doc, ob_error *err)
     ALLOC(con_values, (size_t)OB_CV_COUNT * (size_t)nc);
     ALLOC(con_active, nc);
     ALLOC(con_order, nc);
+    ALLOC(particle_values, ns);
 
     /* §3.3 identity for bones never posed */
     for (int32_t i = 0; i < nb; i++) inst->world[i] = ob_mat_identity();
@@ -93,6 +191,10 @@ ob_instance *ob_instance_create(const ob_document *doc, ob_error *err)
     }
 #undef ALLOC
     constraint_order(doc, inst->con_order);
+    if (build_keyed_tables(inst) < 0) goto oom;
+    if (ob_anim_state_create(inst) < 0 || ob_constraints_create(inst) < 0 || ob_draw_state_create(inst) < 0 ||
+        ob_particles_create(inst) < 0 || ob_sm_create(inst) < 0)
+        goto oom;
 
     ob_skeleton_update_active(inst);
     ob_instance_set_to_setup_pose(inst);
@@ -110,6 +212,15 @@ oom:
 void ob_instance_free(ob_instance *inst)
 {
     if (!inst) return;
+    ob_sm_free(inst);
+    ob_particles_free(inst);
+    ob_draw_state_free(inst);
+    ob_constraints_free(inst);
+    ob_anim_state_free(inst);
+    if (inst->deforms) free(inst->deforms[0].values);
+    free(inst->deforms); free(inst->seqframes);
+    free(inst->slot_deform_start); free(inst->slot_seqframe_start);
+    free(inst->particle_values);
     if (inst->children)
         for (int32_t i = 0; i < inst->doc->bone_count; i++) free(inst->children[i]);
     if (inst->skin_cons)
@@ -219,7 +330,10 @@ void ob_instance_set_to_setup_pose(ob_instance *inst)
     for (int32_t i = 0; i < doc->constraint_count; i++)
         memcpy(&inst->con_values[(size_t)i * OB_CV_COUNT], doc->constraints[i].setup,
                sizeof doc->constraints[i].setup);
-    inst->has_animation_time = 0;
+    for (int32_t i = 0; i < inst->deform_count; i++) inst->deforms[i].count = 0;  /* deform cleared */
+    for (int32_t i = 0; i < inst->seqframe_count; i++) inst->seqframes[i].set = 0; /* keyed frames cleared */
+    memset(inst->particle_values, 0, (size_t)doc->slot_count * sizeof *inst->particle_values);
+    inst->has_animation_time = 0;  /* animationTime ← null */
     inst->animation_time = 0;
 }
 
@@ -306,7 +420,7 @@ double ob_unit_scale_y(const ob_instance *inst) { return inst->doc->reference_sc
 void ob_instance_update_world_transform(ob_instance *inst)
 {
     const ob_document *doc = inst->doc;
-    /* §7.5 sliders run first (constraints issue) */
+    ob_sliders_apply(inst);  /* §7.5: first, on the local pose */
     for (int32_t i = 0; i < doc->bone_count; i++) {
         if (!inst->bone_active[i]) continue;  /* §3.3: world left as it was */
         inst->applied[i] = inst->local[i];  /* resetApplied */
@@ -314,12 +428,12 @@ void ob_instance_update_world_transform(ob_instance *inst)
     }
     double dt = inst->physics_pending;
     inst->physics_pending = 0;
-    (void)dt;
     for (int32_t k = 0; k < doc->constraint_count; k++) {
         int32_t c = inst->con_order[k];
         if (!inst->con_active[c]) continue;  /* §3.3: skipped, the frame's dt still consumed */
-        /* applyIk / applyTransform / applyPath / applyPhysics: §7 */
+        ob_constraint_apply(inst, c, dt);    /* §7.1-§7.4 */
     }
+    if (inst->particle_pending > 0) ob_particles_advance(inst, inst->particle_pending); /* §8.8 */
     inst->particle_pending = 0;
 }
 
@@ -327,14 +441,22 @@ void ob_instance_update_world_transform(ob_instance *inst)
 
 void ob_instance_advance(ob_instance *inst, double dt)
 {
-    ob_instance_set_to_setup_pose(inst);
-    /* skeleton.update(dt): §12 times summed exactly as given */
+    if (ob_sm_advance(inst, dt)) return;  /* §9.1 replaces the pipeline */
+    ob_anim_state_update(inst, dt);        /* §6 update */
+    ob_instance_set_to_setup_pose(inst);   /* §3.1 */
+    ob_anim_state_apply(inst);             /* §6 apply */
+    ob_skeleton_update(inst, dt);
+    ob_instance_update_world_transform(inst);
+}
+
+/* skeleton.update(dt): §12 times summed exactly as given */
+void ob_skeleton_update(ob_instance *inst, double dt)
+{
     if (dt > 0) {
         inst->clock += dt;
         inst->physics_pending += dt;
         inst->particle_pending += dt;
     }
-    ob_instance_update_world_transform(inst);
 }
 
 const double *ob_instance_world(const ob_instance *inst) { return (const double *)inst->world; }
