@@ -42,6 +42,7 @@
 
 #include <math.h>
 #include <setjmp.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,7 +72,6 @@ struct ob_earcut_ctx {
     uint32_t *tri;              /* output indices */
     size_t n_tri, cap_tri;
     ec_buf queue, queue_tmp;    /* hole queue (leftmost nodes) and sort scratch */
-    ec_buf runs;                /* hole sort: end of each run */
     ec_buf bbox;                /* 4 doubles per hole-bridge block */
     ec_buf block_head, block_stop;
     size_t n_blocks;
@@ -741,80 +741,385 @@ static double compare_xy_slope(const ec_node *nd, uint32_t a, uint32_t b)
     return r == r ? r : 0;
 }
 
-/* Array.prototype.sort as V8 runs it (TimSort): each run is found like
-** CountAndMakeRun (a strictly descending run is reversed) and extended to
-** the minimum run length by binary insertion; runs are then merged stably.
-** Below 64 holes there is a single run, so this is V8's exact sequence of
-** comparisons; above, the result equals V8's for any consistent order. */
+/* The hole queue is sorted with Array.prototype.sort, i.e. V8's TimSort
+** (v8/third_party/v8/builtins/array-sort.tq), reproduced step by step below:
+** compareXYSlope can be inconsistent (a NaN slope compares equal to
+** everything), and then only the same sequence of comparisons gives the
+** same order. */
+
+#define TS_MIN_GALLOP 7         /* kMinGallopWins */
+#define TS_MIN_LEN 10           /* kMinTimSortLen: below, binary insertion only */
+#define TS_MAX_RUNS 85          /* kMaxMergePending */
+
+typedef struct tim_sort {
+    const ec_node *nd;
+    uint32_t *a;                /* the array being sorted */
+    uint32_t *tmp;              /* merge scratch, n elements */
+    ptrdiff_t min_gallop;
+    ptrdiff_t run_base[TS_MAX_RUNS], run_len[TS_MAX_RUNS];
+    int n_runs;
+} tim_sort;
+
+static int ts_less(const tim_sort *s, uint32_t x, uint32_t y)
+{
+    return compare_xy_slope(s->nd, x, y) < 0;
+}
+
+/* BinaryInsertionSort(): [low, start) is sorted; insert [start, high). */
+static void ts_binary_insertion(tim_sort *s, ptrdiff_t low, ptrdiff_t start, ptrdiff_t high)
+{
+    uint32_t *a = s->a;
+    if (start == low) start++;
+    for (; start < high; start++) {
+        ptrdiff_t left = low, right = start;
+        const uint32_t pivot = a[start];
+        while (left < right) {
+            const ptrdiff_t mid = left + ((right - left) >> 1);
+            if (ts_less(s, pivot, a[mid])) right = mid;
+            else left = mid + 1;
+        }
+        memmove(a + left + 1, a + left, (size_t)(start - left) * sizeof(uint32_t));
+        a[left] = pivot;
+    }
+}
+
+/* CountAndMakeRun(): length of the ascending (or strictly descending, then
+** reversed) run starting at low. */
+static ptrdiff_t ts_count_run(tim_sort *s, ptrdiff_t low, ptrdiff_t high)
+{
+    uint32_t *a = s->a;
+    if (low + 1 == high) return 1;
+    ptrdiff_t run = 2;
+    const int desc = ts_less(s, a[low + 1], a[low]);
+    for (ptrdiff_t i = low + 2; i < high; i++) {
+        const int lt = ts_less(s, a[i], a[i - 1]);
+        if (desc ? !lt : lt) break;
+        run++;
+    }
+    for (ptrdiff_t i = low, j = low + run - 1; desc && i < j; i++, j--) {
+        const uint32_t t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+    }
+    return run;
+}
+
+/* GallopLeft(): offset k in 0..n where key belongs, left of equal elements. */
+static ptrdiff_t ts_gallop_left(const tim_sort *s, const uint32_t *arr, uint32_t key,
+                                ptrdiff_t base, ptrdiff_t n, ptrdiff_t hint)
+{
+    ptrdiff_t last = 0, ofs = 1;
+    if (ts_less(s, arr[base + hint], key)) {
+        const ptrdiff_t max = n - hint;
+        while (ofs < max && ts_less(s, arr[base + hint + ofs], key)) {
+            last = ofs;
+            ofs = (ofs << 1) + 1;
+        }
+        if (ofs > max) ofs = max;
+        last += hint;
+        ofs += hint;
+    } else {
+        const ptrdiff_t max = hint + 1;
+        while (ofs < max && !ts_less(s, arr[base + hint - ofs], key)) {
+            last = ofs;
+            ofs = (ofs << 1) + 1;
+        }
+        if (ofs > max) ofs = max;
+        const ptrdiff_t t = last;
+        last = hint - ofs;
+        ofs = hint - t;
+    }
+    last++;
+    while (last < ofs) {
+        const ptrdiff_t m = last + ((ofs - last) >> 1);
+        if (ts_less(s, arr[base + m], key)) last = m + 1;
+        else ofs = m;
+    }
+    return ofs;
+}
+
+/* GallopRight(): as ts_gallop_left, right of equal elements. */
+static ptrdiff_t ts_gallop_right(const tim_sort *s, const uint32_t *arr, uint32_t key,
+                                 ptrdiff_t base, ptrdiff_t n, ptrdiff_t hint)
+{
+    ptrdiff_t last = 0, ofs = 1;
+    if (ts_less(s, key, arr[base + hint])) {
+        const ptrdiff_t max = hint + 1;
+        while (ofs < max && ts_less(s, key, arr[base + hint - ofs])) {
+            last = ofs;
+            ofs = (ofs << 1) + 1;
+        }
+        if (ofs > max) ofs = max;
+        const ptrdiff_t t = last;
+        last = hint - ofs;
+        ofs = hint - t;
+    } else {
+        const ptrdiff_t max = n - hint;
+        while (ofs < max && !ts_less(s, key, arr[base + hint + ofs])) {
+            last = ofs;
+            ofs = (ofs << 1) + 1;
+        }
+        if (ofs > max) ofs = max;
+        last += hint;
+        ofs += hint;
+    }
+    last++;
+    while (last < ofs) {
+        const ptrdiff_t m = last + ((ofs - last) >> 1);
+        if (ts_less(s, key, arr[base + m])) ofs = m;
+        else last = m + 1;
+    }
+    return ofs;
+}
+
+static void ts_copy(uint32_t *dst, const uint32_t *src, ptrdiff_t n)
+{
+    memmove(dst, src, (size_t)n * sizeof(uint32_t));
+}
+
+/* MergeLow(): merge runs A and B (len_a <= len_b) from the left. */
+static void ts_merge_low(tim_sort *s, ptrdiff_t base_a, ptrdiff_t len_a, ptrdiff_t base_b,
+                         ptrdiff_t len_b)
+{
+    uint32_t *a = s->a, *t = s->tmp;
+    ts_copy(t, a + base_a, len_a);
+    ptrdiff_t dest = base_a, ct = 0, cb = base_b;
+    a[dest++] = a[cb++];
+    if (--len_b == 0) goto succeed;
+    if (len_a == 1) goto copy_b;
+
+    ptrdiff_t min_gallop = s->min_gallop;
+    for (;;) {
+        ptrdiff_t wins_a = 0, wins_b = 0;
+        for (;;) {
+            if (ts_less(s, a[cb], t[ct])) {
+                a[dest++] = a[cb++];
+                wins_b++;
+                len_b--;
+                wins_a = 0;
+                if (len_b == 0) goto succeed;
+                if (wins_b >= min_gallop) break;
+            } else {
+                a[dest++] = t[ct++];
+                wins_a++;
+                len_a--;
+                wins_b = 0;
+                if (len_a == 1) goto copy_b;
+                if (wins_a >= min_gallop) break;
+            }
+        }
+        min_gallop++;
+        int first = 1;
+        while (wins_a >= TS_MIN_GALLOP || wins_b >= TS_MIN_GALLOP || first) {
+            first = 0;
+            min_gallop = min_gallop - 1 > 1 ? min_gallop - 1 : 1;
+            s->min_gallop = min_gallop;
+
+            wins_a = ts_gallop_right(s, t, a[cb], ct, len_a, 0);
+            if (wins_a > 0) {
+                ts_copy(a + dest, t + ct, wins_a);
+                dest += wins_a;
+                ct += wins_a;
+                len_a -= wins_a;
+                if (len_a == 1) goto copy_b;
+                if (len_a == 0) goto succeed;   /* inconsistent comparator */
+            }
+            a[dest++] = a[cb++];
+            if (--len_b == 0) goto succeed;
+
+            wins_b = ts_gallop_left(s, a, t[ct], cb, len_b, 0);
+            if (wins_b > 0) {
+                ts_copy(a + dest, a + cb, wins_b);
+                dest += wins_b;
+                cb += wins_b;
+                len_b -= wins_b;
+                if (len_b == 0) goto succeed;
+            }
+            a[dest++] = t[ct++];
+            if (--len_a == 1) goto copy_b;
+        }
+        min_gallop++;
+        s->min_gallop = min_gallop;
+    }
+succeed:
+    if (len_a > 0) ts_copy(a + dest, t + ct, len_a);
+    return;
+copy_b:
+    ts_copy(a + dest, a + cb, len_b);
+    a[dest + len_b] = t[ct];
+}
+
+/* MergeHigh(): merge runs A and B (len_a >= len_b) from the right. */
+static void ts_merge_high(tim_sort *s, ptrdiff_t base_a, ptrdiff_t len_a, ptrdiff_t base_b,
+                          ptrdiff_t len_b)
+{
+    uint32_t *a = s->a, *t = s->tmp;
+    ts_copy(t, a + base_b, len_b);
+    ptrdiff_t dest = base_b + len_b - 1, ct = len_b - 1, ca = base_a + len_a - 1;
+    a[dest--] = a[ca--];
+    if (--len_a == 0) goto succeed;
+    if (len_b == 1) goto copy_a;
+
+    ptrdiff_t min_gallop = s->min_gallop;
+    for (;;) {
+        ptrdiff_t wins_a = 0, wins_b = 0;
+        for (;;) {
+            if (ts_less(s, t[ct], a[ca])) {
+                a[dest--] = a[ca--];
+                wins_a++;
+                len_a--;
+                wins_b = 0;
+                if (len_a == 0) goto succeed;
+                if (wins_a >= min_gallop) break;
+            } else {
+                a[dest--] = t[ct--];
+                wins_b++;
+                len_b--;
+                wins_a = 0;
+                if (len_b == 1) goto copy_a;
+                if (wins_b >= min_gallop) break;
+            }
+        }
+        min_gallop++;
+        int first = 1;
+        while (wins_a >= TS_MIN_GALLOP || wins_b >= TS_MIN_GALLOP || first) {
+            first = 0;
+            min_gallop = min_gallop - 1 > 1 ? min_gallop - 1 : 1;
+            s->min_gallop = min_gallop;
+
+            ptrdiff_t k = ts_gallop_right(s, a, t[ct], base_a, len_a, len_a - 1);
+            wins_a = len_a - k;
+            if (wins_a > 0) {
+                dest -= wins_a;
+                ca -= wins_a;
+                ts_copy(a + dest + 1, a + ca + 1, wins_a);
+                len_a -= wins_a;
+                if (len_a == 0) goto succeed;
+            }
+            a[dest--] = t[ct--];
+            if (--len_b == 1) goto copy_a;
+
+            k = ts_gallop_left(s, t, a[ca], 0, len_b, len_b - 1);
+            wins_b = len_b - k;
+            if (wins_b > 0) {
+                dest -= wins_b;
+                ct -= wins_b;
+                ts_copy(a + dest + 1, t + ct + 1, wins_b);
+                len_b -= wins_b;
+                if (len_b == 1) goto copy_a;
+                if (len_b == 0) goto succeed;   /* inconsistent comparator */
+            }
+            a[dest--] = a[ca--];
+            if (--len_a == 0) goto succeed;
+        }
+        min_gallop++;
+        s->min_gallop = min_gallop;
+    }
+succeed:
+    if (len_b > 0) ts_copy(a + dest - (len_b - 1), t, len_b);
+    return;
+copy_a:
+    dest -= len_a;
+    ca -= len_a;
+    ts_copy(a + dest + 1, a + ca + 1, len_a);
+    a[dest] = t[ct];
+}
+
+/* MergeAt(): merge pending runs i and i + 1. */
+static void ts_merge_at(tim_sort *s, int i)
+{
+    ptrdiff_t base_a = s->run_base[i], len_a = s->run_len[i];
+    const ptrdiff_t base_b = s->run_base[i + 1];
+    ptrdiff_t len_b = s->run_len[i + 1];
+    s->run_len[i] = len_a + len_b;
+    if (i == s->n_runs - 3) {
+        s->run_base[i + 1] = s->run_base[i + 2];
+        s->run_len[i + 1] = s->run_len[i + 2];
+    }
+    s->n_runs--;
+
+    const ptrdiff_t k = ts_gallop_right(s, s->a, s->a[base_b], base_a, len_a, 0);
+    base_a += k;
+    len_a -= k;
+    if (len_a == 0) return;
+    len_b = ts_gallop_left(s, s->a, s->a[base_a + len_a - 1], base_b, len_b, len_b - 1);
+    if (len_b == 0) return;
+    if (len_a <= len_b) ts_merge_low(s, base_a, len_a, base_b, len_b);
+    else ts_merge_high(s, base_a, len_a, base_b, len_b);
+}
+
+/* RunInvariantEstablished(). */
+static int ts_invariant(const tim_sort *s, int n)
+{
+    if (n < 2) return 1;
+    return s->run_len[n - 2] > s->run_len[n - 1] + s->run_len[n];
+}
+
+/* MergeCollapse(). */
+static void ts_merge_collapse(tim_sort *s)
+{
+    while (s->n_runs > 1) {
+        int n = s->n_runs - 2;
+        if (!ts_invariant(s, n + 1) || !ts_invariant(s, n)) {
+            if (s->run_len[n - 1] < s->run_len[n + 1]) n--;
+            ts_merge_at(s, n);
+        } else if (s->run_len[n] <= s->run_len[n + 1]) {
+            ts_merge_at(s, n);
+        } else {
+            break;
+        }
+    }
+}
+
+/* MergeForceCollapse(). */
+static void ts_merge_force_collapse(tim_sort *s)
+{
+    while (s->n_runs > 1) {
+        int n = s->n_runs - 2;
+        if (n > 0 && s->run_len[n - 1] < s->run_len[n + 1]) n--;
+        ts_merge_at(s, n);
+    }
+}
+
+/* queue.sort(compareXYSlope): ArrayTimSort() on n node ids. */
 static void sort_holes(ob_earcut_ctx *c, uint32_t *q, size_t n)
 {
-    const ec_node *nd = c->nodes;
+    tim_sort s;
+    s.nd = c->nodes;
+    s.a = q;
+    s.tmp = NULL;
+    s.min_gallop = TS_MIN_GALLOP;
+    s.n_runs = 0;
     if (n < 2) return;
-    size_t min_run = n, r = 0;
+    if (n < TS_MIN_LEN) {
+        ts_binary_insertion(&s, 0, 0, (ptrdiff_t)n);
+        return;
+    }
+    s.tmp = reserve(c, &c->queue_tmp, n, sizeof(uint32_t));
+
+    ptrdiff_t min_run = (ptrdiff_t)n, r = 0;   /* ComputeMinRunLength() */
     while (min_run >= 64) {
         r |= min_run & 1;
         min_run >>= 1;
     }
     min_run += r;
 
-    size_t *ends = reserve(c, &c->runs, n, sizeof(size_t));
-    size_t n_runs = 0;
-    for (size_t low = 0; low < n;) {
-        size_t run = 1;
-        if (low + 1 < n) {
-            const int desc = compare_xy_slope(nd, q[low + 1], q[low]) < 0;
-            run = 2;
-            for (size_t i = low + 2; i < n; i++) {
-                const double o = compare_xy_slope(nd, q[i], q[i - 1]);
-                if (desc ? o >= 0 : o < 0) break;
-                run++;
-            }
-            for (size_t i = low, j = low + run - 1; desc && i < j; i++, j--) {
-                uint32_t t = q[i];
-                q[i] = q[j];
-                q[j] = t;
-            }
-        }
+    ptrdiff_t low = 0, remaining = (ptrdiff_t)n;
+    while (remaining != 0) {
+        ptrdiff_t run = ts_count_run(&s, low, low + remaining);
         if (run < min_run) {
-            const size_t forced = n - low < min_run ? n - low : min_run;
-            for (size_t s = low + run; s < low + forced; s++) {
-                const uint32_t pivot = q[s];
-                size_t left = low, right = s;
-                while (left < right) {
-                    const size_t mid = left + ((right - left) >> 1);
-                    if (compare_xy_slope(nd, pivot, q[mid]) < 0) right = mid;
-                    else left = mid + 1;
-                }
-                memmove(q + left + 1, q + left, (s - left) * sizeof(uint32_t));
-                q[left] = pivot;
-            }
+            const ptrdiff_t forced = min_run < remaining ? min_run : remaining;
+            ts_binary_insertion(&s, low, low + run, low + forced);
             run = forced;
         }
+        s.run_base[s.n_runs] = low;
+        s.run_len[s.n_runs] = run;
+        s.n_runs++;
+        ts_merge_collapse(&s);
         low += run;
-        ends[n_runs++] = low;
+        remaining -= run;
     }
-
-    /* merge neighbouring runs pairwise; on ties the left run goes first */
-    uint32_t *tmp = reserve(c, &c->queue_tmp, n, sizeof(uint32_t));
-    while (n_runs > 1) {
-        size_t kept = 0, begin = 0;
-        for (size_t k = 0; k < n_runs; k += 2) {
-            if (k + 1 == n_runs) {
-                ends[kept++] = ends[k];
-                break;
-            }
-            const size_t mid = ends[k], end = ends[k + 1];
-            size_t x = begin, y = mid, t = 0;
-            while (x < mid && y < end)
-                tmp[t++] = compare_xy_slope(nd, q[y], q[x]) < 0 ? q[y++] : q[x++];
-            while (x < mid) tmp[t++] = q[x++];
-            while (y < end) tmp[t++] = q[y++];
-            memcpy(q + begin, tmp, t * sizeof(uint32_t));
-            ends[kept++] = end;
-            begin = end;
-        }
-        n_runs = kept;
-    }
+    ts_merge_force_collapse(&s);
 }
 
 /* findHoleBridge(): David Eberly's bridge from the hole's leftmost point to
@@ -938,7 +1243,7 @@ void ob_earcut_ctx_free(ob_earcut_ctx *ctx)
     free(ctx->tri);
     ec_buf *bufs[] = {&ctx->queue, &ctx->queue_tmp, &ctx->bbox, &ctx->block_head,
                       &ctx->block_stop, &ctx->sort_a, &ctx->sort_b, &ctx->z_a,
-                      &ctx->z_b, &ctx->stack, &ctx->runs};
+                      &ctx->z_b, &ctx->stack};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) free(bufs[i]->p);
     free(ctx);
 }

@@ -216,6 +216,56 @@ static int round_trips(const char *c, int cn, int q, double a)
     return strtod(s, NULL) == a;
 }
 
+/* Is there a p-digit decimal that parses back to a?  If so, writes the one
+** closest to a (ties: the even one) as c[0..p) * 10^q.  Only three can
+** qualify: the closest p-digit decimal, else its neighbour on the other side
+** of a (the rounding interval of a power of two is lopsided); one further
+** away is more than a gap from a, wider than the interval on that side. */
+static int round_trip_at(const char *dig, int L, int P, int p, double a,
+                         char *c, int *q)
+{
+    *q = P - p;
+    if (p >= L) {  /* the exact value: it is a */
+        memcpy(c, dig, (size_t)L);
+        memset(c + L, '0', (size_t)(p - L));
+        return 1;
+    }
+    memcpy(c, dig, (size_t)p);
+    int r = dig[p] - '0';
+    int up = r > 5 || (r == 5 && (L > p + 1 || ((c[p - 1] - '0') & 1)));
+    if (up && inc_digits(c, p)) {
+        c[0] = '1';  /* 99..9 + 1 = 10..0 one place up */
+        (*q)++;
+    }
+    if (round_trips(c, p, *q, a))
+        return 1;
+    char u[24];
+    int uq = *q;
+    memcpy(u, c, (size_t)p);
+    if (inc_digits(u, p)) {
+        u[0] = '1';
+        uq++;
+    }
+    if (!round_trips(u, p, uq, a)) {
+        int pow10 = c[0] == '1';
+        for (int i = 1; i < p && pow10; i++)
+            pow10 = c[i] == '0';
+        memcpy(u, c, (size_t)p);
+        uq = *q;
+        if (pow10) {
+            memset(u, '9', (size_t)p);  /* below 10..0 the grid is finer */
+            uq--;
+        } else {
+            dec_digits(u, p);
+        }
+        if (!round_trips(u, p, uq, a))
+            return 0;
+    }
+    memcpy(c, u, (size_t)p);
+    *q = uq;
+    return 1;
+}
+
 /* a > 0 finite.  Writes the ECMAScript digits s (k digits, no trailing
 ** zeros) and returns k; *npos is ECMAScript's n (a = 0.s * 10^n).  k is the
 ** least count for which some k-digit decimal parses back to a; among those,
@@ -225,63 +275,26 @@ static int shortest_digits(double a, char *s, int *npos)
     char dig[EXACT_CAP];
     int P;
     int L = exact_decimal(a, dig, &P);
-    char c[24];
-    int cn = L, q = P - L;
-    int found = 0;
-
-    for (int p = 1; p < L && p <= 17 && !found; p++) {
-        /* the p-digit decimal closest to a, ties to even */
-        memcpy(c, dig, (size_t)p);
-        q = P - p;
-        int r = dig[p] - '0';
-        int up = r > 5 || (r == 5 && (L > p + 1 || ((c[p - 1] - '0') & 1)));
-        if (up && inc_digits(c, p)) {
-            c[0] = '1';  /* 99..9 + 1 = 10..0 one place up */
-            q++;
-        }
-        cn = p;
-        if (round_trips(c, p, q, a)) {
-            found = 1;
-            break;
-        }
-        /* Closest failed: the neighbour on the other side of a may still
-        ** round-trip (the rounding interval of a power of two is lopsided). */
-        char u[24];
-        int uq = q;
-        memcpy(u, c, (size_t)p);
-        if (inc_digits(u, p)) {
-            u[0] = '1';
-            uq++;
-        }
-        if (round_trips(u, p, uq, a)) {
-            memcpy(c, u, (size_t)p);
-            q = uq;
-            found = 1;
-            break;
-        }
-        int pow10 = c[0] == '1';
-        for (int i = 1; i < p && pow10; i++)
-            pow10 = c[i] == '0';
-        memcpy(u, c, (size_t)p);
-        uq = q;
-        if (pow10) {
-            memset(u, '9', (size_t)p);  /* below 10..0 the grid is finer */
-            uq--;
+    char c[24], t[24];
+    int q = 0, tq;
+    /* A p-digit decimal is also a (p+1)-digit one, so "some p-digit decimal
+    ** round-trips" is monotonic in p: binary search it.  17 digits always
+    ** round-trip, and so do the L exact ones. */
+    int lo = 1, hi = L < 17 ? L : 17, have = 0;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (round_trip_at(dig, L, P, mid, a, t, &tq)) {
+            hi = mid;
+            memcpy(c, t, (size_t)mid);
+            q = tq;
+            have = mid;
         } else {
-            dec_digits(u, p);
-        }
-        if (round_trips(u, p, uq, a)) {
-            memcpy(c, u, (size_t)p);
-            q = uq;
-            found = 1;
-            break;
+            lo = mid + 1;
         }
     }
-    if (!found && L <= 17) {  /* the exact digits (17 always round-trip) */
-        cn = L;
-        q = P - L;
-        memcpy(c, dig, (size_t)L);
-    }
+    if (have != hi)
+        round_trip_at(dig, L, P, hi, a, c, &q);
+    int cn = hi;
     while (cn > 1 && c[cn - 1] == '0') {
         cn--;
         q++;

@@ -7,7 +7,12 @@ from typing import List, Optional
 import numpy as np
 
 from . import _core
+from .animation import AnimationAPI
+from .constraints import ConstraintAPI
 from .document import Document, OpenBoneError
+from .drawing import DrawAPI
+from .particles import ParticleAPI
+from .state_machine import StateMachineAPI
 
 
 @dataclass
@@ -22,7 +27,7 @@ class SlotState:
     draw_order: np.ndarray  # (n,) slot indices, back to front
 
 
-class Instance(_core.Instance):
+class Instance(AnimationAPI, ConstraintAPI, DrawAPI, ParticleAPI, StateMachineAPI, _core.Instance):
     """A skeleton instance: ``Instance(doc, skin=None)``.
 
     Constructed as §2 says (active flags for no skin, setup pose, one world
@@ -30,11 +35,12 @@ class Instance(_core.Instance):
     read-only ``(n_bones, 6)`` view ``[a, b, c, d, x, y]`` updated in place.
     """
 
-    def __init__(self, document: Document, skin: Optional[str] = None):
+    def __init__(self, document: Document, skin: Optional[str] = None, state_machine: Optional[str] = None):
         if not isinstance(document, Document):
             raise TypeError("Instance(document): expected an openbone.Document")
-        super().__init__(document._core)
+        _core.Instance.__init__(self, document._core)
         self.document = document
+        self._init_state_machine(state_machine)
         if skin is not None:
             self.set_skin(skin)
 

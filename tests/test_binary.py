@@ -424,12 +424,11 @@ def test_encoder_output_is_readable_by_reference_decoder():
     assert tags.count(5) >= 4 and tags.count(6) >= 3
 
 
-def test_negative_zero_round_trips():
-    doc = openbone.loads('{"format":"openbone","version":1,"x":[-0.0, 0]}')
-    b = openbone.dumps(doc, binary=True)
-    value, _, tags = ref_decode(b)
-    assert math.copysign(1, value["x"][0]) == -1.0
-    assert 6 in tags
+def test_negative_zero():
+    # binary float64 -0 is a value JSON text cannot show: written "0" as
+    # JSON.stringify does (the C tests check that encode/decode keep the sign)
+    x, text = decode_x(doc_with(f64(-0.0)))
+    assert '"x":0' in text and x == 0
 
 
 def fixture_files():

@@ -40,7 +40,10 @@ PyMODINIT_FUNC PyInit__core(void)
         "A document or argument the runtime cannot accept; the message names the place.",
         PyExc_ValueError, NULL);
     if (!obpy_error || PyModule_AddObjectRef(m, "OpenBoneError", obpy_error) < 0) goto fail;
+    if (obpy_instance_prepare() < 0) goto fail;
     if (PyType_Ready(&obpy_document_type) < 0 || PyType_Ready(&obpy_instance_type) < 0) goto fail;
+    if (PyModule_AddFunctions(m, obpy_animation_functions) < 0 || PyModule_AddFunctions(m, obpy_draw_functions) < 0)
+        goto fail;
     if (PyModule_AddObjectRef(m, "Document", (PyObject *)&obpy_document_type) < 0) goto fail;
     if (PyModule_AddObjectRef(m, "Instance", (PyObject *)&obpy_instance_type) < 0) goto fail;
     return m;

@@ -28,6 +28,26 @@ PyObject *obpy_raise(const struct ob_error *err);
 struct ob_document *obpy_document_ptr(PyObject *o);
 /* py_instance.c */
 extern PyTypeObject obpy_instance_type;
+struct ob_instance;
+/* The Instance object: every binding file that adds methods sees this. */
+typedef struct {
+    PyObject_HEAD
+    struct ob_instance *inst;
+    PyObject *document;  /* keeps the Document alive */
+} obpy_instance;
+/* A read-only NumPy view of C-owned memory, kept alive by owner. */
+PyObject *obpy_view(PyObject *owner, void *data, int nd, npy_intp *dims, int type);
+
+/* Instance methods and attributes contributed by each concern's binding
+** file (NULL-terminated tables, merged into Instance at module init). */
+extern PyMethodDef obpy_animation_methods[], obpy_constraint_methods[], obpy_draw_methods[],
+    obpy_particle_methods[], obpy_sm_methods[];
+extern PyGetSetDef obpy_animation_getset[], obpy_constraint_getset[], obpy_draw_getset[],
+    obpy_particle_getset[], obpy_sm_getset[];
+/* Module-level functions contributed the same way (e.g. eval_curve). */
+extern PyMethodDef obpy_animation_functions[], obpy_draw_functions[];
+/* Merges the tables into the Instance type; called once before PyType_Ready. */
+int obpy_instance_prepare(void);
 
 /* py_earcut.c */
 PyObject *obpy_earcut(PyObject *self, PyObject *args, PyObject *kwargs);

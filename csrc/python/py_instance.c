@@ -4,11 +4,7 @@
 
 #include "../instance.h"
 
-typedef struct {
-    PyObject_HEAD
-    ob_instance *inst;
-    PyObject *document;  /* keeps the document alive */
-} InstanceObject;
+typedef obpy_instance InstanceObject;
 
 static int init(InstanceObject *self, PyObject *args, PyObject *kwargs)
 {
@@ -42,19 +38,21 @@ static void dealloc(InstanceObject *self)
 #define NEED_INST(self) \
     if (!(self)->inst) { PyErr_SetString(PyExc_RuntimeError, "Instance not initialised"); return NULL; }
 
-/* A read-only view of C-owned memory, kept alive by self. */
-static PyObject *view(InstanceObject *self, void *data, int nd, npy_intp *dims, int type)
+PyObject *obpy_view(PyObject *owner, void *data, int nd, npy_intp *dims, int type)
 {
-    PyObject *arr = PyArray_SimpleNewFromData(nd, dims, type, data);
+    static double empty[1];
+    PyObject *arr = PyArray_SimpleNewFromData(nd, dims, type, data ? data : (void *)empty);
     if (!arr) return NULL;
     PyArray_CLEARFLAGS((PyArrayObject *)arr, NPY_ARRAY_WRITEABLE);
-    Py_INCREF(self);
-    if (PyArray_SetBaseObject((PyArrayObject *)arr, (PyObject *)self) < 0) {
+    Py_INCREF(owner);
+    if (PyArray_SetBaseObject((PyArrayObject *)arr, owner) < 0) {
         Py_DECREF(arr);
         return NULL;
     }
     return arr;
 }
+
+#define view(self, data, nd, dims, type) obpy_view((PyObject *)(self), (data), (nd), (dims), (type))
 
 static PyObject *set_skin(InstanceObject *self, PyObject *arg)
 {
@@ -184,14 +182,14 @@ static PyObject *get_time(InstanceObject *self, void *c)
     return PyFloat_FromDouble(self->inst->clock);
 }
 
-static PyMethodDef methods[] = {
+static PyMethodDef core_methods[] = {
     {"set_skin", (PyCFunction)set_skin, METH_O, "set_skin(index): §3.3 setSkin by index (-1 = none)."},
     {"set_to_setup_pose", (PyCFunction)set_to_setup_pose, METH_NOARGS, "§3.1 setToSetupPose."},
     {"update_world_transform", (PyCFunction)update_world_transform, METH_NOARGS, "§3.2 updateWorldTransform."},
     {"advance", (PyCFunction)advance, METH_O, "advance(dt): the §3 per-frame pipeline."},
     {NULL, NULL, 0, NULL}};
 
-static PyGetSetDef getset[] = {
+static PyGetSetDef core_getset[] = {
     {"world", (getter)get_world, NULL, "(n_bones, 6) float64 [a, b, c, d, x, y], read-only view.", NULL},
     {"active_bones", (getter)get_active_bones, NULL, "(n_bones,) bool, §3.3 active flags.", NULL},
     {"slot_colors", (getter)get_slot_colors, NULL, "(n_slots, 4) float64 RGBA, document slot order.", NULL},
@@ -212,8 +210,31 @@ PyTypeObject obpy_instance_type = {
     .tp_dealloc = (destructor)dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_doc = "Instance(document): a skeleton posed from a document.",
-    .tp_methods = methods,
-    .tp_getset = getset,
     .tp_init = (initproc)init,
     .tp_new = PyType_GenericNew,
 };
+
+/* Concatenates NULL-terminated tables into one malloc'd table (kept for the
+** life of the process, as type tables are). */
+#define MERGE(T, NAME, out, ...)                                                     \
+    do {                                                                       \
+        T *parts[] = {__VA_ARGS__};                                            \
+        size_t n = 0;                                                          \
+        for (size_t p = 0; p < sizeof parts / sizeof *parts; p++)              \
+            for (T *m = parts[p]; m->NAME; m++) n++;                           \
+        T *all = PyMem_RawCalloc(n + 1, sizeof(T));                            \
+        if (!all) return -1;                                                   \
+        n = 0;                                                                 \
+        for (size_t p = 0; p < sizeof parts / sizeof *parts; p++)              \
+            for (T *m = parts[p]; m->NAME; m++) all[n++] = *m;                 \
+        out = all;                                                             \
+    } while (0)
+
+int obpy_instance_prepare(void)
+{
+    MERGE(PyMethodDef, ml_name, obpy_instance_type.tp_methods, core_methods, obpy_animation_methods,
+          obpy_constraint_methods, obpy_draw_methods, obpy_particle_methods, obpy_sm_methods);
+    MERGE(PyGetSetDef, name, obpy_instance_type.tp_getset, core_getset, obpy_animation_getset,
+          obpy_constraint_getset, obpy_draw_getset, obpy_particle_getset, obpy_sm_getset);
+    return 0;
+}
