@@ -1,8 +1,101 @@
-/* constraints.c: §7 dispatch (IK, transform, path, physics) and §7.5 sliders.
-** SCAFFOLD: the constraints issue fills this file. */
-#include "instance.h"
+/* constraints.c: the §7 constraints concern: its state (physics state, the
+** §7.2 setup-world cache, path and slider scratch, all sized here once) and
+** the per-constraint dispatch called by updateWorldTransform (§3.2). */
+#include <stdlib.h>
 
-int ob_constraints_create(ob_instance *inst) { (void)inst; return 0; }
-void ob_constraints_free(ob_instance *inst) { (void)inst; }
-void ob_sliders_apply(ob_instance *inst) { (void)inst; }
-void ob_constraint_apply(ob_instance *inst, int32_t c, double dt) { (void)inst; (void)c; (void)dt; }
+#include "constraints.h"
+
+ob_mat ob_bone_world_of(ob_mat P, const ob_pose *local, int inherit)
+{
+    /* §4.2 boneWorld */
+    ob_mat L = ob_local_matrix(local);
+    if (inherit == OB_INHERIT_NORMAL) return ob_mat_mul(P, L);
+    double wx = P.a * local->x + P.b * local->y + P.x;
+    double wy = P.c * local->x + P.d * local->y + P.y;
+    ob_mat w;
+    switch (inherit) {
+    case OB_INHERIT_ONLY_TRANSLATION:
+        w = L;
+        break;
+    case OB_INHERIT_NO_ROTATION: {
+        double sx = hypot(P.a, P.c), sy = hypot(P.b, P.d);
+        w = (ob_mat){L.a * sx, L.b * sy, L.c * sx, L.d * sy, 0, 0};
+        break;
+    }
+    default: {
+        double sx = hypot(P.a, P.c), sy = hypot(P.b, P.d);
+        if (sx == 0) sx = 1;
+        if (sy == 0) sy = 1;
+        ob_mat N = {P.a / sx, P.b / sy, P.c / sx, P.d / sy, 0, 0};
+        w = ob_mat_mul(N, L);
+        break;
+    }
+    }
+    w.x = wx;
+    w.y = wy;
+    return w;
+}
+
+/* §7.2 core/setup.ts:setupWorld: every bone's setup local pose through
+** boneWorld with its data inherit, roots under identity (root applied at use). */
+static void setup_world(const ob_document *doc, ob_mat *out)
+{
+    for (int32_t i = 0; i < doc->bone_count; i++) {
+        const ob_bone_data *b = &doc->bones[i];
+        ob_pose p = {b->x, b->y, b->rotation, b->scale_x, b->scale_y, b->shear_x, b->shear_y};
+        out[i] = b->parent >= 0 ? ob_bone_world_of(out[b->parent], &p, b->inherit)
+                                : ob_bone_world_of(ob_mat_identity(), &p, OB_INHERIT_NORMAL);
+    }
+}
+
+int ob_constraints_create(ob_instance *inst)
+{
+    const ob_document *doc = inst->doc;
+    ob_constraint_state *s = calloc(1, sizeof *s);
+    if (!s) return -1;
+    inst->cons = s;
+    int32_t nv = 0, nb = 0;
+    ob_path_scratch_size(doc, &nv, &nb);
+    size_t nbones = (size_t)doc->bone_count + 1, ncons = (size_t)doc->constraint_count + 1;
+    s->physics = calloc(ncons, sizeof *s->physics);
+    s->setup_world = calloc(nbones, sizeof *s->setup_world);
+    s->path_world = calloc(2 * (size_t)nv + 2, sizeof *s->path_world);
+    s->path_vertices = calloc(2 * (size_t)nv + 2, sizeof *s->path_vertices);
+    s->path_table = calloc(32 * ((size_t)nv / 3 + 1) + 1, sizeof *s->path_table);
+    s->path_lengths = calloc((size_t)nb + 1, sizeof *s->path_lengths);
+    s->path_dist = calloc((size_t)nb + 2, sizeof *s->path_dist);
+    s->path_points = calloc((size_t)nb + 2, sizeof *s->path_points);
+    s->path_bones = calloc((size_t)nb + 1, sizeof *s->path_bones);
+    s->saved_pose = calloc(nbones, sizeof *s->saved_pose);
+    s->saved_inherit = calloc(nbones, 1);
+    s->keyed_inherit = calloc(nbones, 1);
+    if (!s->physics || !s->setup_world || !s->path_world || !s->path_vertices || !s->path_table ||
+        !s->path_lengths || !s->path_dist || !s->path_points || !s->path_bones || !s->saved_pose ||
+        !s->saved_inherit || !s->keyed_inherit)
+        return -1;  /* freed by ob_constraints_free via ob_instance_free */
+    setup_world(doc, s->setup_world);  /* §7.2: computed once and cached */
+    return 0;
+}
+
+void ob_constraints_free(ob_instance *inst)
+{
+    ob_constraint_state *s = inst->cons;
+    if (!s) return;
+    free(s->physics); free(s->setup_world);
+    free(s->path_world); free(s->path_vertices); free(s->path_table);
+    free(s->path_lengths); free(s->path_dist); free(s->path_points); free(s->path_bones);
+    free(s->saved_pose); free(s->saved_inherit); free(s->keyed_inherit);
+    free(s);
+    inst->cons = NULL;
+}
+
+/* §3.2: ik ⇒ applyIk | transform ⇒ applyTransform | path ⇒ applyPath | physics ⇒ applyPhysics(dt) */
+void ob_constraint_apply(ob_instance *inst, int32_t c, double dt)
+{
+    switch (inst->doc->constraints[c].kind) {
+    case OB_CON_IK: ob_apply_ik(inst, c); break;
+    case OB_CON_TRANSFORM: ob_apply_transform(inst, c); break;
+    case OB_CON_PATH: ob_apply_path(inst, c); break;
+    case OB_CON_PHYSICS: ob_apply_physics(inst, c, dt); break;
+    }
+}

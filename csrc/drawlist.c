@@ -1,5 +1,656 @@
-/* drawlist.c: §8.4 the draw list.  SCAFFOLD: the draw-list issue fills this file. */
-#include "instance.h"
+/* drawlist.c: §8.4 the draw list (Skeleton.drawList).
+**
+** Buffers are sized at creation from the attachments each slot can show
+** (every skin's entries), and the triangulations of shape outlines and
+** clipping polygons are computed once then (local outlines never change), so
+** ob_draw_build allocates nothing per frame. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
-int ob_draw_state_create(ob_instance *inst) { (void)inst; return 0; }
-void ob_draw_state_free(ob_instance *inst) { (void)inst; }
+#include "atlas.h"
+#include "attachment_vertices.h"
+#include "drawlist.h"
+#include "earcut.h"
+
+#define OB_MAX_PARTICLES 16383  /* §8.8 geometry: at most 16383 particles */
+
+/* ---- geometry helpers (§8.2, §8.6, §8.7) --------------------------- */
+
+void ob_quad_world(const ob_attachment *att, ob_mat m, double quad[8])
+{
+    int text = att->type == OB_ATT_TEXT;
+    /* §8.2 hw = width/2 · (text ? 1 : scaleX); hh = height/2 · (text ? 1 : scaleY) */
+    double hw = att->width / 2 * (text ? 1 : att->scale_x);
+    double hh = att->height / 2 * (text ? 1 : att->scale_y);
+    double p[8] = {-hw, hh, hw, hh, hw, -hh, -hw, -hh};  /* TL TR BR BL, y-up */
+    double kx = 0, ky = 0;
+    if (!text) {
+        kx = tan(att->skew_x * OB_DEG);  /* §8.2 skew: (x, y) → (x + kx·y, y + ky·x) */
+        ky = tan(att->skew_y * OB_DEG);
+    }
+    double c = cos(att->rotation * OB_DEG), s = sin(att->rotation * OB_DEG);
+    for (int i = 0; i < 4; i++) {
+        double x = p[2 * i], y = p[2 * i + 1];
+        if (!text) {
+            double sx = x + kx * y, sy = y + ky * x;
+            x = sx;
+            y = sy;
+        }
+        /* §8.2 rotate by rotation, add (att.x, att.y), then slot bone world */
+        double lx = c * x - s * y + att->x, ly = s * x + c * y + att->y;
+        quad[2 * i] = m.a * lx + m.b * ly + m.x;
+        quad[2 * i + 1] = m.c * lx + m.d * ly + m.y;
+    }
+}
+
+void ob_quad_points(const double q[8], const double *uv, int32_t n, float *out)
+{
+    /* §8.6 trimQuad / §8.7 quadPoints: U = TR − TL, V = BL − TL, TL + U·u + V·v */
+    double ux = q[2] - q[0], uy = q[3] - q[1], vx = q[6] - q[0], vy = q[7] - q[1];
+    for (int32_t i = 0; i < n; i++) {
+        double u = uv[2 * i], v = uv[2 * i + 1];
+        out[2 * i] = (float)(q[0] + ux * u + vx * v);
+        out[2 * i + 1] = (float)(q[1] + uy * u + vy * v);
+    }
+}
+
+static const double UNIT_UVS[8] = {0, 0, 1, 0, 1, 1, 0, 1};  /* §8.2 TL TR BR BL, v down */
+
+static void box_corners(const double b[4], double out[8])
+{
+    const double c[8] = {b[0], b[1], b[2], b[1], b[2], b[3], b[0], b[3]};
+    memcpy(out, c, sizeof c);
+}
+
+/* ---- creation ------------------------------------------------------- */
+
+static int32_t packed_polygon_count(const ob_document *doc, const ob_attachment *a)
+{
+    const ob_region_data *r = ob_atlas_region(doc, a->image);
+    return r && r->polygon_count >= 3 ? r->polygon_count : 0;  /* §8.7 used when length ≥ 6 */
+}
+
+static int32_t particle_cap(const ob_attachment *a)
+{
+    double m = a->particles ? ceil(a->particles->max_particles) : 0;
+    if (!(m > 0)) return 0;
+    return m > OB_MAX_PARTICLES ? OB_MAX_PARTICLES : (int32_t)m;
+}
+
+/* What one attachment can need when drawn: vertices, indices, per-vertex
+** colours, mask vertices and mask indices. */
+static void attachment_need(const ob_document *doc, const ob_draw_state *ds, int32_t ai, int32_t need[5])
+{
+    const ob_attachment *a = &doc->attachments[ai];
+    memset(need, 0, 5 * sizeof *need);
+    switch (a->type) {
+    case OB_ATT_REGION: {
+        int32_t n = packed_polygon_count(doc, a);
+        need[0] = n ? n : 4;
+        need[1] = n ? 3 * (n - 2) : 6;
+        break;
+    }
+    case OB_ATT_MESH:
+        need[0] = ob_attachment_world_vertex_count(a);
+        need[1] = a->triangle_count;
+        break;
+    case OB_ATT_SHAPE:
+        need[0] = ds->outline_count[ai];
+        need[1] = ds->tri_count[ai];
+        break;
+    case OB_ATT_TEXT:
+    case OB_ATT_SEQUENCE:
+        need[0] = 4;
+        need[1] = 6;
+        break;
+    case OB_ATT_PARTICLES: {
+        int32_t m = particle_cap(a);
+        need[0] = need[2] = 4 * m;
+        need[1] = 6 * m;
+        break;
+    }
+    case OB_ATT_CLIPPING:
+        need[3] = ob_attachment_world_vertex_count(a);
+        need[4] = ds->tri_start[ai] >= 0 ? ds->tri_count[ai] : (need[3] >= 3 ? 3 * need[3] : 0);
+        break;
+    default:
+        break;
+    }
+}
+
+/* Appends tris to a growing creation-time array. */
+static int push_tris(ob_draw_state *ds, size_t *cap, size_t *len, const uint32_t *t, size_t n)
+{
+    if (*len + n > *cap) {
+        size_t nc = (*cap ? *cap * 2 : 256);
+        while (nc < *len + n) nc *= 2;
+        uint32_t *p = realloc(ds->tris, nc * sizeof *p);
+        if (!p) return -1;
+        ds->tris = p;
+        *cap = nc;
+    }
+    if (n) memcpy(ds->tris + *len, t, n * sizeof *t);
+    *len += n;
+    return 0;
+}
+
+static int32_t find_input(const ob_document *doc, const char *id)
+{
+    if (!id) return -1;
+    for (int32_t m = 0; m < doc->machine_count && m < 0x8000; m++)
+        for (int32_t i = 0; i < doc->machines[m].input_count && i < 0x10000; i++)
+            if (doc->machines[m].inputs[i].id && strcmp(doc->machines[m].inputs[i].id, id) == 0)
+                return (m << 16) | i;
+    return -1;
+}
+
+#define XALLOC(p, n) do { size_t n_ = (size_t)(n); (p) = calloc(n_ > 0 ? n_ : 1, sizeof *(p)); if (!(p)) return -1; } while (0)
+
+int ob_draw_state_create(ob_instance *inst)
+{
+    const ob_document *doc = inst->doc;
+    ob_draw_state *ds = calloc(1, sizeof *ds);
+    if (!ds) return -1;
+    inst->draw = ds;
+    int32_t na = doc->attachment_count, ns = doc->slot_count;
+    XALLOC(ds->outline_start, na);
+    XALLOC(ds->outline_count, na);
+    XALLOC(ds->tri_start, na);
+    XALLOC(ds->tri_count, na);
+    XALLOC(ds->seq_input, na);
+    XALLOC(ds->text_override, ns);
+    XALLOC(ds->memo_skin, ns);
+    XALLOC(ds->memo_name, ns);
+    XALLOC(ds->memo_att, ns);
+    for (int32_t s = 0; s < ns; s++) ds->memo_skin[s] = -2;
+
+    /* §8.5 local outlines of shapes */
+    int32_t total = 0, widest = 0;
+    for (int32_t i = 0; i < na; i++) {
+        const ob_attachment *a = &doc->attachments[i];
+        ds->outline_start[i] = ds->tri_start[i] = ds->seq_input[i] = -1;
+        if (a->type == OB_ATT_SHAPE) {
+            ds->outline_start[i] = total;
+            ds->outline_count[i] = ob_shape_outline_count(a);
+            total += ds->outline_count[i];
+        }
+        int32_t nv = a->type == OB_ATT_CLIPPING ? a->vertex_count : 0;
+        if (nv > widest) widest = nv;
+        if (a->type == OB_ATT_SEQUENCE) ds->seq_input[i] = find_input(doc, a->input_ref);
+    }
+    XALLOC(ds->outline, 2 * (size_t)total);
+    ds->earcut = ob_earcut_ctx_create();
+    if (!ds->earcut) return -1;
+    /* earcut of the shape outlines and of unweighted clipping vertices (§8.4, §8.5) */
+    size_t tcap = 0, tlen = 0;
+    for (int32_t i = 0; i < na; i++) {
+        const ob_attachment *a = &doc->attachments[i];
+        const double *xy = NULL;
+        int32_t n = 0;
+        if (a->type == OB_ATT_SHAPE) {
+            xy = ds->outline + 2 * ds->outline_start[i];
+            n = ob_shape_outline(a, (double *)xy);
+        } else if (a->type == OB_ATT_CLIPPING && !a->weight_start && a->vertex_count >= 3) {
+            xy = a->vertices;
+            n = a->vertex_count;
+        } else {
+            continue;
+        }
+        const uint32_t *t = NULL;
+        size_t nt = 0;
+        if (n >= 3 && ob_earcut(ds->earcut, xy, (size_t)n, NULL, 0, &t, &nt) < 0) return -1;
+        ds->tri_start[i] = (int32_t)tlen;
+        ds->tri_count[i] = (int32_t)nt;
+        if (push_tris(ds, &tcap, &tlen, t, nt) < 0) return -1;
+    }
+    ds->scratch_pairs = widest;
+    XALLOC(ds->scratch, 2 * (size_t)widest);
+
+    /* buffer sizes: per slot, the largest need over the attachments it can show */
+    int32_t (*slot_need)[5] = calloc(ns > 0 ? (size_t)ns : 1, sizeof *slot_need);
+    if (!slot_need) return -1;
+    for (int32_t k = 0; k < doc->skin_count; k++) {
+        const ob_skin_data *skin = &doc->skins[k];
+        for (int32_t e = 0; e < skin->entry_count; e++) {
+            int32_t s = skin->entries[e].slot, ai = skin->entries[e].attachment;
+            if (s < 0 || s >= ns || ai < 0) continue;
+            int32_t need[5];
+            attachment_need(doc, ds, ai, need);
+            for (int j = 0; j < 5; j++)
+                if (need[j] > slot_need[s][j]) slot_need[s][j] = need[j];
+        }
+    }
+    int64_t sum[5] = {0};
+    for (int32_t s = 0; s < ns; s++)
+        for (int j = 0; j < 5; j++) sum[j] += slot_need[s][j];
+    free(slot_need);
+    for (int j = 0; j < 5; j++)
+        if (sum[j] > INT32_MAX / 4) return -1;
+    ds->vertex_capacity = (int32_t)sum[0];
+    ds->index_capacity = (int32_t)sum[1];
+    ds->color_capacity = (int32_t)sum[2];
+    ds->mask_vertex_capacity = (int32_t)sum[3];
+    ds->mask_index_capacity = (int32_t)sum[4];
+    XALLOC(ds->items, ns);
+    XALLOC(ds->masks, ns);
+    XALLOC(ds->vertices, 2 * (size_t)ds->vertex_capacity);
+    XALLOC(ds->uvs, 2 * (size_t)ds->vertex_capacity);
+    XALLOC(ds->indices, ds->index_capacity);
+    XALLOC(ds->colors, 4 * (size_t)ds->color_capacity);
+    XALLOC(ds->mask_vertices, 2 * (size_t)ds->mask_vertex_capacity);
+    XALLOC(ds->mask_indices, ds->mask_index_capacity);
+    /* formatted text: the templates' length with room to spare (grows, counted, if a value is long) */
+    size_t text = 256;
+    for (int32_t i = 0; i < na; i++)
+        if (doc->attachments[i].type == OB_ATT_TEXT && doc->attachments[i].text)
+            text += 2 * strlen(doc->attachments[i].text) + 64;
+    ds->text_capacity = text;
+    XALLOC(ds->text, text);
+    return 0;
+}
+
+void ob_draw_state_free(ob_instance *inst)
+{
+    ob_draw_state *ds = inst->draw;
+    if (!ds) return;
+    if (ds->text_override)
+        for (int32_t s = 0; s < inst->doc->slot_count; s++) free(ds->text_override[s]);
+    free(ds->text_override);
+    free(ds->outline_start); free(ds->outline_count); free(ds->outline);
+    free(ds->tri_start); free(ds->tri_count); free(ds->tris);
+    free(ds->seq_input);
+    free(ds->memo_skin); free(ds->memo_name); free(ds->memo_att);
+    ob_earcut_ctx_free(ds->earcut);
+    free(ds->scratch);
+    free(ds->items); free(ds->masks);
+    free(ds->vertices); free(ds->uvs); free(ds->indices); free(ds->colors);
+    free(ds->mask_vertices); free(ds->mask_indices);
+    free(ds->text);
+    free(ds);
+    inst->draw = NULL;
+}
+
+int ob_draw_set_text(ob_instance *inst, int32_t slot, const char *text)
+{
+    ob_draw_state *ds = inst->draw;
+    if (slot < 0 || slot >= inst->doc->slot_count) return 0;
+    char *copy = NULL;
+    if (text) {
+        size_t n = strlen(text) + 1;
+        copy = malloc(n);
+        if (!copy) return -1;
+        memcpy(copy, text, n);
+    }
+    free(ds->text_override[slot]);
+    ds->text_override[slot] = copy;
+    return 0;
+}
+
+int32_t ob_draw_slot_attachment(ob_instance *inst, int32_t slot)
+{
+    ob_draw_state *ds = inst->draw;
+    int32_t name = inst->slot_attachment[slot];
+    if (ds->memo_skin[slot] != inst->skin || ds->memo_name[slot] != name) {
+        ds->memo_skin[slot] = inst->skin;
+        ds->memo_name[slot] = name;
+        ds->memo_att[slot] = ob_skeleton_get_attachment(inst, slot, name);  /* §8.1 */
+    }
+    return ds->memo_att[slot];
+}
+
+/* ---- building ------------------------------------------------------- */
+
+/* Makes room for one item's vertices and indices.  Never grows in a
+** document the creation-time sizing covers; counted if it does. */
+static int reserve(ob_draw_state *ds, int32_t nv, int32_t ni, int32_t nc)
+{
+    if (ds->vertex_count + nv > ds->vertex_capacity) {
+        int32_t cap = 2 * (ds->vertex_count + nv);
+        float *v = realloc(ds->vertices, 2 * (size_t)cap * sizeof *v);
+        if (!v) return -1;
+        ds->vertices = v;
+        float *u = realloc(ds->uvs, 2 * (size_t)cap * sizeof *u);
+        if (!u) return -1;
+        ds->uvs = u;
+        ds->vertex_capacity = cap;
+        ds->growths++;
+    }
+    if (ds->index_count + ni > ds->index_capacity) {
+        int32_t cap = 2 * (ds->index_count + ni);
+        uint32_t *p = realloc(ds->indices, (size_t)cap * sizeof *p);
+        if (!p) return -1;
+        ds->indices = p;
+        ds->index_capacity = cap;
+        ds->growths++;
+    }
+    if (ds->color_count + nc > ds->color_capacity) {
+        int32_t cap = 2 * (ds->color_count + nc);
+        float *p = realloc(ds->colors, 4 * (size_t)cap * sizeof *p);
+        if (!p) return -1;
+        ds->colors = p;
+        ds->color_capacity = cap;
+        ds->growths++;
+    }
+    return 0;
+}
+
+static ob_draw_item *begin_item(ob_instance *inst, int32_t slot, int32_t ai, const double color[4],
+                                int32_t texture, int32_t nv, int32_t ni)
+{
+    ob_draw_state *ds = inst->draw;
+    const ob_document *doc = inst->doc;
+    if (reserve(ds, nv, ni, 0) < 0) return NULL;
+    ob_draw_item *it = &ds->items[ds->item_count++];
+    it->slot = slot;
+    it->attachment = ai;
+    it->type = doc->attachments[ai].type;
+    it->blend = doc->slots[slot].blend;  /* §8.4 blend = slot blend */
+    it->texture = texture;
+    it->first_vertex = ds->vertex_count;
+    it->vertex_count = nv;
+    it->first_index = ds->index_count;
+    it->index_count = ni;
+    it->first_color = -1;
+    memcpy(it->color, color, 4 * sizeof *color);
+    it->has_dark = inst->slot_has_dark[slot];  /* §8.4 dark = slot dark if set */
+    if (it->has_dark) memcpy(it->dark, &inst->slot_dark[4 * slot], 4 * sizeof(double));
+    else memset(it->dark, 0, sizeof it->dark);
+    it->clip = -1;
+    it->text_offset = it->text_length = -1;
+    ds->vertex_count += nv;
+    ds->index_count += ni;
+    return it;
+}
+
+static void quad_indices(uint32_t *out, uint32_t base)
+{
+    static const uint32_t q[6] = {0, 1, 2, 0, 2, 3};  /* §8.2 */
+    for (int i = 0; i < 6; i++) out[i] = base + q[i];
+}
+
+static void tint(const double *slot, const double *att, double out[4])
+{
+    for (int i = 0; i < 4; i++) out[i] = slot[i] * att[i];  /* §8.4 slot.color × att.color */
+}
+
+static int draw_region(ob_instance *inst, int32_t slot, int32_t ai)
+{
+    const ob_document *doc = inst->doc;
+    ob_draw_state *ds = inst->draw;
+    const ob_attachment *a = &doc->attachments[ai];
+    double color[4];
+    tint(&inst->slot_color[4 * slot], a->color, color);
+    if (color[3] <= 0) return 0;  /* §8.4 skip if alpha ≤ 0 */
+    double q[8];
+    ob_quad_world(a, inst->world[doc->slots[slot].bone], q);
+    const ob_region_data *r = ob_atlas_region(doc, a->image);
+    int32_t tex = ob_image_texture(doc, a->image);
+    int32_t np = packed_polygon_count(doc, a);
+    ob_draw_item *it = begin_item(inst, slot, ai, color, tex, np ? np : 4, np ? 3 * (np - 2) : 6);
+    if (!it) return -1;
+    float *v = ds->vertices + 2 * it->first_vertex, *uv = ds->uvs + 2 * it->first_vertex;
+    uint32_t *ix = ds->indices + it->first_index, base = (uint32_t)it->first_vertex;
+    if (np) {
+        /* §8.7 polygons: img[i] = (polygon[2i]/origW, polygon[2i+1]/origH) as float32,
+        ** vertices = quadPoints on the untrimmed quad, uvs remapped, fan indices */
+        ob_uvmap map = ob_atlas_uvmap(doc, r);
+        double *img = ds->scratch_pairs >= np ? ds->scratch : NULL;
+        double local[64];
+        for (int32_t i = 0; i < np; i += 32) {
+            int32_t m = np - i < 32 ? np - i : 32;
+            double *p = img ? img + 2 * i : local;
+            for (int32_t k = 0; k < m; k++) {
+                p[2 * k] = (float)(r->polygon[2 * (i + k)] / r->original_width);
+                p[2 * k + 1] = (float)(r->polygon[2 * (i + k) + 1] / r->original_height);
+            }
+            ob_quad_points(q, p, m, v + 2 * i);
+            ob_uvmap_apply(&map, p, m, uv + 2 * i);
+        }
+        for (int32_t i = 0; i + 2 < np; i++) {
+            ix[3 * i] = base;
+            ix[3 * i + 1] = base + (uint32_t)i + 1;
+            ix[3 * i + 2] = base + (uint32_t)i + 2;
+        }
+    } else if (r && ob_region_trimmed(r)) {
+        /* §8.7 trimmed: trimQuad on vertices, remapped trim-box uvs */
+        double box[4], c[8];
+        ob_region_trim_box(r, box);
+        box_corners(box, c);
+        ob_quad_points(q, c, 4, v);
+        ob_uvmap map = ob_atlas_uvmap(doc, r);
+        ob_uvmap_apply(&map, c, 4, uv);
+        quad_indices(ix, base);
+    } else {
+        for (int i = 0; i < 8; i++) v[i] = (float)q[i];
+        ob_uvmap map = r ? ob_atlas_uvmap(doc, r) : ob_uvmap_identity();
+        ob_uvmap_apply(&map, UNIT_UVS, 4, uv);
+        quad_indices(ix, base);
+    }
+    return 0;
+}
+
+static int draw_mesh(ob_instance *inst, int32_t slot, int32_t ai)
+{
+    const ob_document *doc = inst->doc;
+    ob_draw_state *ds = inst->draw;
+    const ob_attachment *a = &doc->attachments[ai];
+    double color[4];
+    tint(&inst->slot_color[4 * slot], a->color, color);
+    if (color[3] <= 0) return 0;
+    int32_t nv = ob_attachment_world_vertex_count(a);
+    ob_draw_item *it = begin_item(inst, slot, ai, color, ob_image_texture(doc, a->image), nv, a->triangle_count);
+    if (!it) return -1;
+    /* §8.3 world vertices (weights, deform, linked deform key), float32 */
+    ob_attachment_world_vertices(inst, slot, a, ds->vertices + 2 * it->first_vertex);
+    /* §8.3 the file's uvs (missing pairs read as 0), §8.7 remapped as is if packed */
+    const ob_region_data *r = ob_atlas_region(doc, a->image);
+    ob_uvmap map = r ? ob_atlas_uvmap(doc, r) : ob_uvmap_identity();
+    float *uv = ds->uvs + 2 * it->first_vertex;
+    int32_t have = a->uv_count < nv ? a->uv_count : nv;
+    ob_uvmap_apply(&map, a->uvs, have, uv);
+    static const double zero[2] = {0, 0};
+    for (int32_t i = have; i < nv; i++) ob_uvmap_apply(&map, zero, 1, uv + 2 * i);
+    uint32_t *ix = ds->indices + it->first_index;
+    for (int32_t i = 0; i < a->triangle_count; i++) ix[i] = (uint32_t)it->first_vertex + a->triangles[i];
+    return 0;
+}
+
+static int draw_sequence(ob_instance *inst, int32_t slot, int32_t ai)
+{
+    const ob_document *doc = inst->doc;
+    ob_draw_state *ds = inst->draw;
+    const ob_attachment *a = &doc->attachments[ai];
+    /* §8.6 counter, index; hidden or missing image ⇒ none */
+    int32_t k = ob_sequence_index(a->mode, ob_sequence_counter(inst, slot, a), a->frame_count);
+    if (k < 0 || a->frames[k].image < 0) return 0;
+    const ob_seq_frame *fr = &a->frames[k];
+    double color[4];
+    tint(&inst->slot_color[4 * slot], a->color, color);
+    if (color[3] <= 0) return 0;
+    double uvb[4], qf[4];
+    if (!ob_sequence_layout(doc, fr, uvb, qf)) return 0;
+    double q[8];
+    ob_quad_world(a, inst->world[doc->slots[slot].bone], q);
+    ob_draw_item *it = begin_item(inst, slot, ai, color, ob_image_texture(doc, fr->image), 4, 6);
+    if (!it) return -1;
+    float *v = ds->vertices + 2 * it->first_vertex, *uv = ds->uvs + 2 * it->first_vertex;
+    double c[8];
+    if (qf[0] != 0 || qf[1] != 0 || qf[2] != 1 || qf[3] != 1) {
+        box_corners(qf, c);
+        ob_quad_points(q, c, 4, v);  /* §8.6 shrunk by trimQuad(quad) */
+    } else {
+        for (int i = 0; i < 8; i++) v[i] = (float)q[i];
+    }
+    /* §8.6 uvs [u0,v0, u1,v0, u1,v1, u0,v1], remapped if packed */
+    box_corners(uvb, c);
+    const ob_region_data *r = ob_atlas_region(doc, fr->image);
+    ob_uvmap map = r ? ob_atlas_uvmap(doc, r) : ob_uvmap_identity();
+    ob_uvmap_apply(&map, c, 4, uv);
+    quad_indices(ds->indices + it->first_index, (uint32_t)it->first_vertex);
+    return 0;
+}
+
+static ob_tvalue lookup_cb(void *ud, const char *name) { return ob_text_lookup((const ob_instance *)ud, name); }
+
+static int draw_text(ob_instance *inst, int32_t slot, int32_t ai)
+{
+    const ob_document *doc = inst->doc;
+    ob_draw_state *ds = inst->draw;
+    const ob_attachment *a = &doc->attachments[ai];
+    const double *color = &inst->slot_color[4 * slot];  /* §8.4 text: color = slot.color */
+    if (color[3] <= 0) return 0;
+    double q[8];
+    ob_quad_world(a, inst->world[doc->slots[slot].bone], q);  /* the unscaled box quad */
+    ob_draw_item *it = begin_item(inst, slot, ai, color, OB_TEXTURE_NONE, 4, 6);
+    if (!it) return -1;
+    float *v = ds->vertices + 2 * it->first_vertex, *uv = ds->uvs + 2 * it->first_vertex;
+    for (int i = 0; i < 8; i++) {
+        v[i] = (float)q[i];
+        uv[i] = (float)UNIT_UVS[i];
+    }
+    quad_indices(ds->indices + it->first_index, (uint32_t)it->first_vertex);
+    /* §8.9 text = formatTemplate(override ?? att.text, lookup) */
+    const char *tpl = ob_text_template(inst, slot, a);
+    size_t room = ds->text_capacity - ds->text_length;
+    size_t n = ob_format_template(tpl, lookup_cb, inst, ds->text + ds->text_length, room);
+    if (n + 1 > room) {
+        size_t cap = 2 * (ds->text_length + n + 1);
+        char *p = realloc(ds->text, cap);
+        if (!p) return -1;
+        ds->text = p;
+        ds->text_capacity = cap;
+        ds->growths++;
+        ob_format_template(tpl, lookup_cb, inst, ds->text + ds->text_length, cap - ds->text_length);
+    }
+    it->text_offset = (int32_t)ds->text_length;
+    it->text_length = (int32_t)n;
+    ds->text_length += n + 1;
+    return 0;
+}
+
+static int draw_shape(ob_instance *inst, int32_t slot, int32_t ai)
+{
+    const ob_document *doc = inst->doc;
+    ob_draw_state *ds = inst->draw;
+    const ob_attachment *a = &doc->attachments[ai];
+    const double *sc = &inst->slot_color[4 * slot];
+    static const double none[4] = {0, 0, 0, 0};
+    double color[4];
+    tint(sc, a->has_fill ? a->fill : none, color);  /* §8.4 slot.color × fill (no fill: transparent) */
+    /* §8.4 skip if alpha ≤ 0 unless it has a visible stroke */
+    int stroke = a->has_stroke && a->stroke_width > 0 && a->stroke[3] * sc[3] > 0;
+    if (color[3] <= 0 && !stroke) return 0;
+    int32_t tex;
+    double wu, wv;
+    ob_white_uv(doc, &tex, &wu, &wv);
+    int32_t n = ds->outline_count[ai], nt = ds->tri_count[ai];
+    ob_draw_item *it = begin_item(inst, slot, ai, color, tex, n, nt);
+    if (!it) return -1;
+    ob_mat m = inst->world[doc->slots[slot].bone];
+    const double *o = ds->outline + 2 * ds->outline_start[ai];
+    float *v = ds->vertices + 2 * it->first_vertex, *uv = ds->uvs + 2 * it->first_vertex;
+    for (int32_t i = 0; i < n; i++) {
+        double x = o[2 * i], y = o[2 * i + 1];
+        v[2 * i] = (float)(m.a * x + m.b * y + m.x);
+        v[2 * i + 1] = (float)(m.c * x + m.d * y + m.y);
+        uv[2 * i] = (float)wu;  /* white block centre, else zero */
+        uv[2 * i + 1] = (float)wv;
+    }
+    /* §8.5 indices = earcut of the local outline (cached at creation) */
+    uint32_t *ix = ds->indices + it->first_index;
+    for (int32_t i = 0; i < nt; i++) ix[i] = (uint32_t)it->first_vertex + ds->tris[ds->tri_start[ai] + i];
+    return 0;
+}
+
+/* Records a mask the first time it clips an item: its world polygon and
+** triangles.  Returns the mask index. */
+static int32_t use_mask(ob_instance *inst, int32_t slot, int32_t ai)
+{
+    const ob_document *doc = inst->doc;
+    ob_draw_state *ds = inst->draw;
+    const ob_attachment *a = &doc->attachments[ai];
+    ob_draw_mask *mk = &ds->masks[ds->mask_count];
+    int32_t nv = ob_attachment_world_vertex_count(a);
+    int32_t fv = ds->mask_count ? ds->masks[ds->mask_count - 1].first_vertex + ds->masks[ds->mask_count - 1].vertex_count : 0;
+    int32_t fi = ds->mask_count ? ds->masks[ds->mask_count - 1].first_index + ds->masks[ds->mask_count - 1].index_count : 0;
+    if (fv + nv > ds->mask_vertex_capacity) {
+        float *p = realloc(ds->mask_vertices, 2 * (size_t)(fv + nv) * sizeof *p);
+        if (!p) return -1;
+        ds->mask_vertices = p;
+        ds->mask_vertex_capacity = fv + nv;
+        ds->growths++;
+    }
+    float *w = ds->mask_vertices + 2 * fv;
+    ob_attachment_world_vertices(inst, slot, a, w);
+    const uint32_t *t;
+    size_t nt;
+    if (ds->tri_start[ai] >= 0) {
+        t = ds->tris + ds->tri_start[ai];
+        nt = (size_t)ds->tri_count[ai];
+    } else {
+        /* weighted clipping: no fixed local polygon, earcut of the world polygon */
+        for (int32_t i = 0; i < 2 * nv && i < 2 * ds->scratch_pairs; i++) ds->scratch[i] = w[i];
+        if (ob_earcut(ds->earcut, ds->scratch, (size_t)(nv < ds->scratch_pairs ? nv : ds->scratch_pairs),
+                      NULL, 0, &t, &nt) < 0)
+            return -1;
+    }
+    if ((size_t)fi + nt > (size_t)ds->mask_index_capacity) {
+        uint32_t *p = realloc(ds->mask_indices, ((size_t)fi + nt) * sizeof *p);
+        if (!p) return -1;
+        ds->mask_indices = p;
+        ds->mask_index_capacity = fi + (int32_t)nt;
+        ds->growths++;
+    }
+    memcpy(ds->mask_indices + fi, t, nt * sizeof *t);
+    *mk = (ob_draw_mask){slot, ai, fv, nv, fi, (int32_t)nt};
+    return ds->mask_count++;
+}
+
+int32_t ob_draw_build(ob_instance *inst)
+{
+    const ob_document *doc = inst->doc;
+    ob_draw_state *ds = inst->draw;
+    ds->item_count = ds->vertex_count = ds->index_count = ds->color_count = ds->mask_count = 0;
+    ds->text_length = 0;
+    int32_t mask_slot = -1, mask_att = -1, mask_end = -1, mask_index = -1;
+    for (int32_t o = 0; o < doc->slot_count; o++) {
+        int32_t slot = inst->draw_order[o];
+        int32_t bone = doc->slots[slot].bone;
+        /* §8.4 none if the slot's bone is inactive (§3.3) */
+        int32_t ai = inst->bone_active[bone] ? ob_draw_slot_attachment(inst, slot) : -1;
+        int32_t first = ds->item_count;
+        int rc = 0;
+        if (ai >= 0) {
+            const ob_attachment *a = &doc->attachments[ai];
+            switch (a->type) {
+            case OB_ATT_CLIPPING:
+                /* §8.4 becomes the active mask if none is and it has ≥ 3 points */
+                if (mask_att < 0 && a->vertex_count >= 3) {
+                    mask_slot = slot;
+                    mask_att = ai;
+                    mask_end = a->end_slot;
+                    mask_index = -1;
+                }
+                break;
+            case OB_ATT_REGION: rc = draw_region(inst, slot, ai); break;
+            case OB_ATT_MESH: rc = draw_mesh(inst, slot, ai); break;
+            case OB_ATT_SEQUENCE: rc = draw_sequence(inst, slot, ai); break;
+            case OB_ATT_TEXT: rc = draw_text(inst, slot, ai); break;
+            case OB_ATT_SHAPE: rc = draw_shape(inst, slot, ai); break;
+            case OB_ATT_PARTICLES: break;  /* §8.8: the particles issue writes its items here */
+            default: break;                /* boundingBox, point, path: nothing */
+            }
+        }
+        if (rc < 0) return -1;
+        /* §8.4 after the slot's items: clip them if a mask of another slot is active */
+        if (mask_att >= 0 && mask_slot != slot && ds->item_count > first) {
+            if (mask_index < 0) mask_index = use_mask(inst, mask_slot, mask_att);
+            if (mask_index < 0) return -1;
+            for (int32_t i = first; i < ds->item_count; i++) ds->items[i].clip = mask_index;
+        }
+        /* then the mask ends at its end slot (also when the slot drew nothing) */
+        if (mask_att >= 0 && slot == mask_end) mask_att = -1;
+    }
+    return ds->item_count;
+}

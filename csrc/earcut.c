@@ -37,6 +37,16 @@
 ** first one then the other; here the halves go on an explicit stack (second
 ** half pushed first), which runs the same operations in the same order
 ** without deep C recursion.
+**
+** Hole order.  earcut sorts the holes with Array.prototype.sort; V8's
+** TimSort is reproduced exactly (sort_holes), because compareXYSlope is not
+** a consistent order when a slope is NaN, and then the order depends on the
+** exact sequence of comparisons.
+**
+** Where earcut would throw (a hole ring with no vertices: a hole index equal
+** to the next one or to n_vertices) the empty ring is skipped; hole indices
+** past n_vertices are clamped to it.  -0 is kept as given: it can change a
+** slope's sign, as it does in JavaScript.
 */
 #include "earcut.h"
 
@@ -704,6 +714,7 @@ static void earcut_ring(ob_earcut_ctx *c, uint32_t ear)
     }
 }
 
+/* earcutLinked(): the ring, then the halves splitEarcut() queued, depth first. */
 static void earcut_linked(ob_earcut_ctx *c, uint32_t ear)
 {
     c->n_stack = 0;

@@ -66,6 +66,7 @@ struct ob_instance {
     ** buffer sized for the longest key, so applying allocates nothing */
     int32_t deform_count;
     ob_deform *deforms;          /* sorted by slot, then name id */
+    double *deform_pool;         /* the buffers of every entry (one allocation) */
     int32_t *slot_deform_start;  /* per slot: first entry index (slot_count + 1) */
     int32_t seqframe_count;
     ob_seqframe *seqframes;

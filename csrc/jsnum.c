@@ -615,7 +615,8 @@ static void put_format_number(sink *o, double v, const char *pat, size_t patn)
         put(o, m.suffix, m.suffix_n);
         return;
     }
-    /* §8.9 minFrac = leading 0s of frac, maxFrac = |frac| */
+    /* §8.9 minFrac = leading 0s of frac, maxFrac = |frac|.  Our choice where
+    ** JS would throw (toFixed(> 100) is a RangeError): clamp to 100. */
     int max_frac = (int)(m.frac_n > MAX_DIGITS ? MAX_DIGITS : m.frac_n);
     int min_frac = 0;
     while (min_frac < max_frac && m.frac[min_frac] == '0')
@@ -634,7 +635,9 @@ static void put_format_number(sink *o, double v, const char *pat, size_t patn)
     size_t len = t.pos;
     const char *ip = s, *fp = "";
     size_t ipn = len, fpn = 0, pad = 0;
-    int exp_form = memchr(s, 'e', len) != NULL;  /* |v| >= 1e21: as is */
+    /* Our choice, the spec being silent: |v| >= 1e21 makes toFixed return
+    ** "1e+21"-style text, used as is (no strip, pad or separators). */
+    int exp_form = memchr(s, 'e', len) != NULL;
     if (!exp_form) {
         /* §8.9 strip up to maxFrac − minFrac trailing zeros (and a bare .) */
         for (int drop = max_frac - min_frac; drop > 0 && s[len - 1] == '0'; drop--)

@@ -95,7 +95,8 @@ static int build_keyed_tables(ob_instance *inst)
     inst->deforms = calloc((size_t)ud + 1, sizeof *inst->deforms);
     inst->seqframes = calloc((size_t)uq + 1, sizeof *inst->seqframes);
     double *pool = calloc(total + 1, sizeof *pool);
-    if (!inst->deforms || !inst->seqframes || !pool) { free(dp); free(qp); free(pool); return -1; }
+    inst->deform_pool = pool;
+    if (!inst->deforms || !inst->seqframes || !pool) { free(dp); free(qp); return -1; }
     for (int32_t i = 0; i < ud; i++) {
         inst->deforms[i] = (ob_deform){dp[3 * i], dp[3 * i + 1], dp[3 * i + 2], 0, pool};
         pool += dp[3 * i + 2];
@@ -182,7 +183,9 @@ ob_instance *ob_instance_create(const ob_document *doc, ob_error *err)
             if (skin->bones[k] >= 0) inst->bone_required[skin->bones[k]] = 1;
         ALLOC(skin_cons[s], skin->constraint_count);
         for (int32_t k = 0; k < skin->constraint_count; k++) {
-            int32_t c = ob_find_id(doc->constraints, nc, sizeof *doc->constraints, skin->constraints[k]);
+            int32_t c = -1;  /* first wins (CLARIFICATIONS) */
+            for (int32_t j = 0; j < nc && c < 0; j++)
+                if (doc->constraints[j].id && strcmp(doc->constraints[j].id, skin->constraints[k]) == 0) c = j;
             if (c >= 0) {
                 inst->con_required[c] = 1;
                 inst->skin_cons[s][inst->skin_con_count[s]++] = c;
@@ -217,7 +220,7 @@ void ob_instance_free(ob_instance *inst)
     ob_draw_state_free(inst);
     ob_constraints_free(inst);
     ob_anim_state_free(inst);
-    if (inst->deforms) free(inst->deforms[0].values);
+    free(inst->deform_pool);
     free(inst->deforms); free(inst->seqframes);
     free(inst->slot_deform_start); free(inst->slot_seqframe_start);
     free(inst->particle_values);

@@ -94,9 +94,13 @@ static int get_holes(PyObject *obj, npy_intp n, uint32_t **out, size_t *n_holes)
         Py_DECREF(idx);
         if (v == -1 && PyErr_Occurred()) goto fail;
         if (overflow != 0 || v < 0 || v >= (long long)n) {
-            PyErr_Format(obpy_error, "earcut: holes[%zd] = %S is out of range: hole "
-                         "indices must be in 0..%zd (the polygon has %zd vertices)",
-                         i, item, (Py_ssize_t)n - 1, (Py_ssize_t)n);
+            if (n == 0)
+                PyErr_Format(obpy_error, "earcut: holes[%zd] = %S is out of range: the "
+                             "polygon has no vertices", i, item);
+            else
+                PyErr_Format(obpy_error, "earcut: holes[%zd] = %S is out of range: hole "
+                             "indices must be in 0..%zd (the polygon has %zd vertices)",
+                             i, item, (Py_ssize_t)n - 1, (Py_ssize_t)n);
             goto fail;
         }
         if (i > 0 && (uint32_t)v <= h[i - 1]) {

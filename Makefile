@@ -1,0 +1,36 @@
+# Developer targets.  The test suite itself is `python -m pytest` (README.md).
+PYTHON ?= python
+ASAN_LIB := $(shell gcc -print-file-name=libasan.so)
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -g
+
+.PHONY: build test asan fuzz ctest clean
+
+build:
+	$(PYTHON) -m pip install -e . --no-build-isolation -q
+
+test: build
+	$(PYTHON) -m pytest -q
+
+ctest:
+	$(MAKE) -C tests/c check
+	$(MAKE) -C tests/c asan
+
+# Rebuild the extension with ASan + UBSan, run the whole suite under it, then
+# rebuild it normally.  (CPython itself is not instrumented, so leak checks are
+# left to the C checkers and the fuzzers, which run LeakSanitizer.)
+asan:
+	OPENBONE_CFLAGS="$(SAN_FLAGS)" OPENBONE_LDFLAGS="-fsanitize=address,undefined" \
+		$(PYTHON) setup.py -q build_ext --inplace --force
+	LD_PRELOAD=$(ASAN_LIB) ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
+		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 OPENBONE_SANITIZED=1 \
+		$(PYTHON) -m pytest -q -p no:cacheprovider; status=$$?; \
+		$(PYTHON) setup.py -q build_ext --inplace --force; exit $$status
+
+# libFuzzer on both loaders for FUZZ_SECONDS each.
+FUZZ_SECONDS ?= 180
+fuzz:
+	$(MAKE) -C tests/fuzz corpus_document smoke SMOKE_SECONDS=$(FUZZ_SECONDS)
+
+clean:
+	rm -rf build openbone/*.so
+	$(MAKE) -C tests/c clean

@@ -1,0 +1,72 @@
+/* animation_state.h: §6 AnimationState (animation-state.ts): tracks of
+** TrackEntries, a queue per track, cross-fades, the §5.2 events and §10 audio
+** of the frame.  One per instance (inst->anim), every buffer sized at
+** creation: OB_MAX_TRACKS tracks, OB_QUEUE_CAPACITY queued entries per track,
+** OB_EVENT_CAPACITY events per report. */
+#ifndef OB_ANIMATION_STATE_H
+#define OB_ANIMATION_STATE_H
+
+#include "audio.h"
+#include "instance.h"
+
+#define OB_MAX_TRACKS 16
+#define OB_QUEUE_CAPACITY 16
+#define OB_EVENT_CAPACITY 256
+
+/// §6 TrackEntry.
+typedef struct ob_track_entry {
+    int32_t animation;           /* document animation index */
+    int loop;
+    double time, prev_time, speed, alpha;
+    double mix_time, mix_duration;
+    double completed_loops;
+    double delay, mix;           /* as given to addAnimation (queued entries) */
+    uint64_t serial;             /* unique per entry: the audio owner (§10) */
+} ob_track_entry;
+
+/// One track: the current entry, the entry it mixes from, the queue.
+typedef struct ob_track {
+    int has_entry, has_from;
+    ob_track_entry entry, from;
+    int32_t queue_count;
+    ob_track_entry queue[OB_QUEUE_CAPACITY];
+} ob_track;
+
+/// A fired animation event (§5.2): time is the key's local time; int, float
+/// and string from the key, else the event.
+typedef struct ob_anim_event {
+    int32_t event;               /* document event index */
+    int32_t animation;
+    int32_t track;
+    double time, int_value, float_value;
+    const char *string_value;
+} ob_anim_event;
+
+typedef struct ob_anim_state {
+    ob_track tracks[OB_MAX_TRACKS];
+    ob_audio_director audio;     /* §10, one per AnimationState */
+    uint64_t next_serial;
+    int32_t event_count, event_reported, events_dropped;
+    ob_anim_event events[OB_EVENT_CAPACITY];
+    int32_t starts, completes;   /* "start" / "complete" emitted by the last report */
+    int32_t pending_starts, pending_completes;
+    uint8_t *marks;              /* slot_count scratch (draw order keys) */
+} ob_anim_state;
+
+/// §6 setAnimation(track, anim, loop, mix): 0, or -1 for a bad track/animation.
+int ob_anim_set_animation(ob_instance *inst, int32_t track, int32_t anim, int loop, double mix);
+/// §6 addAnimation(track, anim, loop, delay, mix): 0, -1 bad arguments, -2 queue full.
+int ob_anim_add_animation(ob_instance *inst, int32_t track, int32_t anim, int loop, double delay, double mix);
+/// Empties a track (current, mixing-from and queued entries); the current
+/// entry's looping sounds stop (fade = their fadeOut).
+int ob_anim_clear_track(ob_instance *inst, int32_t track);
+/// The track, NULL when out of range.
+const ob_track *ob_anim_track(const ob_instance *inst, int32_t track);
+/// The events of the last advance (count in *n).
+const ob_anim_event *ob_anim_events(const ob_instance *inst, int32_t *n);
+/// The audio director.
+ob_audio_director *ob_anim_audio(ob_instance *inst);
+/// A slot_count byte scratch for timeline.c (draw-order keys).
+uint8_t *ob_anim_state_marks(ob_instance *inst);
+
+#endif

@@ -1,0 +1,87 @@
+/* constraints.h: internal declarations of the §7 constraints concern
+** (constraints.c dispatch and shared helpers; ik.c, transform.c, path.c,
+** physics.c, sliders.c). */
+#ifndef OB_CONSTRAINTS_H
+#define OB_CONSTRAINTS_H
+
+#include "instance.h"
+
+/* §7.4 one spring particle */
+typedef struct ob_particle { double x, y, vx, vy, px, py; } ob_particle;
+
+/* §7.4 physics state of one constraint (survives setToSetupPose) */
+typedef struct ob_physics_state {
+    int initialised;             /* 0: the next call starts at rest */
+    ob_particle origin, tip;
+    double last_ox, last_oy, last_tx, last_ty;
+    double time, steps;
+} ob_physics_state;
+
+/* §7.3 one sampled path point (angle in radians) */
+typedef struct ob_path_point { double x, y, angle; } ob_path_point;
+
+/* The constraints concern's state, inst->cons.  Sized at creation. */
+typedef struct ob_constraint_state {
+    ob_physics_state *physics;   /* per constraint (used by physics ones) */
+    ob_mat *setup_world;         /* per bone: §7.2 setupWorld without root */
+    /* §7.3 scratch, sized for the largest path attachment / constraint */
+    float *path_world;           /* 2 per vertex */
+    double *path_vertices;       /* the same as doubles */
+    double *path_table;          /* 32 per segment + 1 */
+    double *path_lengths;        /* per bone */
+    double *path_dist;           /* bones + 1 */
+    ob_path_point *path_points;  /* bones + 1 */
+    int32_t *path_bones;         /* per listed bone (existing ones) */
+    /* §7.5 scratch: saved local pose and inherit per bone, setup values */
+    ob_pose *saved_pose;
+    uint8_t *saved_inherit;
+    uint8_t *keyed_inherit;      /* per bone: the slider animation keys inherit */
+} ob_constraint_state;
+
+/* §7 det(m) = sign(a·d − b·c) ‖ 1 */
+static inline double ob_det_sign(ob_mat m)
+{
+    double d = m.a * m.d - m.b * m.c;
+    return d > 0 ? 1 : d < 0 ? -1 : 1;
+}
+
+/* §7.2 rotateAxes(w, r): left-multiplies the linear part by rotation r
+** (radians); no-op when r is exactly 0. */
+static inline void ob_rotate_axes(ob_mat *w, double r)
+{
+    if (r == 0) return;
+    double cs = cos(r), sn = sin(r);
+    double a = w->a, b = w->b, c = w->c, d = w->d;
+    w->a = cs * a - sn * c;
+    w->c = sn * a + cs * c;
+    w->b = cs * b - sn * d;
+    w->d = sn * b + cs * d;
+}
+
+/* The parent world of a bone (§7: root for a root bone). */
+static inline ob_mat ob_parent_world(const ob_instance *inst, int32_t bone)
+{
+    int32_t p = inst->doc->bones[bone].parent;
+    return p >= 0 ? inst->world[p] : inst->root;
+}
+
+/* §4.2 boneWorld(P, local, inherit) (the same formula as skeleton.c) */
+ob_mat ob_bone_world_of(ob_mat P, const ob_pose *local, int inherit);
+
+void ob_apply_ik(ob_instance *inst, int32_t c);                 /* ik.c */
+void ob_apply_transform(ob_instance *inst, int32_t c);          /* transform.c */
+void ob_apply_path(ob_instance *inst, int32_t c);               /* path.c */
+void ob_apply_physics(ob_instance *inst, int32_t c, double dt); /* physics.c */
+
+/* path.c: scratch sizes needed by the document */
+void ob_path_scratch_size(const ob_document *doc, int32_t *max_vertices, int32_t *max_bones);
+
+/* physics.c: forget every physics state (next call starts at rest) */
+void ob_physics_reset(ob_instance *inst);
+
+/* sliders.c: §7.5 value of a state-machine input for a slider: the running
+** machine's value when one exists (state-machine concern), else the first
+** state-machine default for that input id, else 0. */
+double ob_slider_input_value(const ob_instance *inst, const char *input_id);
+
+#endif

@@ -1,0 +1,387 @@
+/* timeline.c: §4.3 curves, §5 sampling and applyAnimation (animation.ts),
+** §5.1a mixing out, §5.1 localTime, §5.2 eventsBetween.
+**
+** One switch per timeline, no per-object dispatch, nothing allocated: values
+** land in the instance's own arrays (local pose, slot state, live constraint
+** values, keyed deform/sequence tables, particle values, draw order). */
+#include "timeline.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "animation_state.h"
+
+/* ---- §4.3 curves ---------------------------------------------------- */
+
+double ob_curve_bezier(double x1, double y1, double x2, double y2, double t)
+{
+    /* §4.3: bisection only, 24 iterations, first probe s = t, no clamp */
+    double lo = 0, hi = 1, s = t;
+    for (int i = 0; i < 24; i++) {
+        double u = 1 - s;
+        double e = 3 * u * u * s * x1 + 3 * u * s * s * x2 + s * s * s - t;
+        if (fabs(e) < 1e-6) break;
+        if (e > 0) hi = s;
+        else lo = s;
+        s = (lo + hi) / 2;
+    }
+    double u = 1 - s;
+    return 3 * u * u * s * y1 + 3 * u * s * s * y2 + s * s * s;
+}
+
+double ob_curve_eval(ob_curve_kind kind, const double c[4], double t)
+{
+    switch (kind) {
+    case OB_CURVE_BEZIER: return ob_curve_bezier(c[0], c[1], c[2], c[3], t);
+    case OB_CURVE_STEPPED: return t >= 1 ? 1 : 0;  /* holds the left key until the span ends */
+    default: return t;
+    }
+}
+
+/* ---- §5.1 localTime -------------------------------------------------- */
+
+double ob_animation_local_time(const ob_animation_data *anim, double total, int loop)
+{
+    double d = anim->length;  /* §5.1 animationDuration */
+    if (!(d > 0)) return 0;
+    if (loop) return fmod(fmod(total, d) + d, d);  /* ((total % d) + d) % d */
+    return total < 0 ? 0 : total > d ? d : total;
+}
+
+/* ---- §5 sampling ------------------------------------------------------ */
+
+static inline double lerp(double a, double b, double t) { return a + (b - a) * t; }
+
+/* §5 locate: the key pair around time.  Returns the left key index a; *lerp_t
+** is set to the curve-mapped fraction and *interp to 1 when a is lerped
+** towards a + 1; *interp 0 = a's value as is (before the first key, at or
+** after the last, or a stepped span). */
+static int32_t locate(const ob_timeline *tl, double time, double *t, int *interp)
+{
+    const ob_key *k = tl->keys;
+    int32_t n = tl->key_count;
+    *t = 0;
+    *interp = 0;
+    if (time <= k[0].time) return 0;
+    if (time >= k[n - 1].time) return n - 1;
+    int32_t lo = 0, hi = n - 1;  /* k[lo].time ≤ time < k[hi].time */
+    while (hi - lo > 1) {
+        int32_t mid = (lo + hi) >> 1;
+        if (k[mid].time <= time) lo = mid;
+        else hi = mid;
+    }
+    if (k[lo].curve == OB_CURVE_STEPPED) return lo;
+    double span = k[lo + 1].time - k[lo].time;
+    double f = (time - k[lo].time) / (span != 0 ? span : 1);  /* (b.time − a.time) ‖ 1 */
+    *t = ob_curve_eval(k[lo].curve, k[lo].c, f);
+    *interp = 1;
+    return lo;
+}
+
+/* §5 sampled number (v[0]) */
+static double sample_number(const ob_timeline *tl, double time)
+{
+    double t;
+    int interp;
+    int32_t a = locate(tl, time, &t, &interp);
+    if (!interp) return tl->keys[a].v[0];
+    return lerp(tl->keys[a].v[0], tl->keys[a + 1].v[0], t);
+}
+
+/* §5 sampleStep: the left key (first before it, last after it) */
+static const ob_key *sample_step(const ob_timeline *tl, double time)
+{
+    const ob_key *k = tl->keys;
+    int32_t n = tl->key_count;
+    if (time <= k[0].time) return &k[0];
+    if (time >= k[n - 1].time) return &k[n - 1];
+    int32_t lo = 0, hi = n - 1;
+    while (hi - lo > 1) {
+        int32_t mid = (lo + hi) >> 1;
+        if (k[mid].time <= time) lo = mid;
+        else hi = mid;
+    }
+    return &k[lo];
+}
+
+/* §5 sampled colour (v[0..3]), lerped by t */
+static void sample_color(const ob_timeline *tl, double time, double out[4])
+{
+    double t;
+    int interp;
+    int32_t a = locate(tl, time, &t, &interp);
+    const ob_key *ka = &tl->keys[a];
+    if (!interp) { memcpy(out, ka->v, 4 * sizeof *out); return; }
+    for (int i = 0; i < 4; i++) out[i] = lerp(ka->v[i], ka[1].v[i], t);
+}
+
+/* ---- §5.1a what blends, what "into" keys ------------------------------ */
+
+static int blends(const ob_timeline *tl)
+{
+    switch (tl->property) {
+    case OB_P_INHERIT: case OB_P_ATTACHMENT: case OB_P_BEND: case OB_P_STRETCH: case OB_P_COMPRESS:
+    case OB_P_EMITTING: case OB_P_FRAME: case OB_P_ORDER:
+        return 0;
+    default:
+        return 1;
+    }
+}
+
+static int keys_channel(const ob_animation_data *a, int32_t channel)
+{
+    int32_t lo = 0, hi = a->channel_count - 1;
+    while (lo <= hi) {
+        int32_t mid = (lo + hi) >> 1;
+        if (a->channels[mid] == channel) return 1;
+        if (a->channels[mid] < channel) lo = mid + 1;
+        else hi = mid - 1;
+    }
+    return 0;
+}
+
+static int into_keys(const ob_document *doc, const ob_mix_out *mo, int32_t channel)
+{
+    for (int32_t i = 0; i < mo->into_count; i++) {
+        int32_t a = mo->into[i];
+        if (a >= 0 && a < doc->animation_count && keys_channel(&doc->animations[a], channel)) return 1;
+    }
+    return 0;
+}
+
+/* ---- §5.1 per target -------------------------------------------------- */
+
+static void apply_bone(ob_instance *inst, const ob_timeline *tl, double time, double alpha)
+{
+    int32_t b = tl->index;
+    if (tl->property == OB_P_INHERIT) {  /* stepped, curves ignored */
+        if (alpha >= 0.5) inst->inherit[b] = (uint8_t)sample_step(tl, time)->ref;
+        return;
+    }
+    ob_pose *p = &inst->local[b];
+    double *dst;
+    switch (tl->property) {
+    case OB_P_ROTATION: {
+        double v = sample_number(tl, time);
+        /* §5.1: raw value at full weight, else lerpAngle (§4.4) the shortest way */
+        p->rotation = alpha >= 1 ? v : p->rotation + ob_wrap_deg(v - p->rotation) * alpha;
+        return;
+    }
+    case OB_P_X: dst = &p->x; break;
+    case OB_P_Y: dst = &p->y; break;
+    case OB_P_SCALE_X: dst = &p->scale_x; break;
+    case OB_P_SCALE_Y: dst = &p->scale_y; break;
+    case OB_P_SHEAR_X: dst = &p->shear_x; break;
+    case OB_P_SHEAR_Y: dst = &p->shear_y; break;
+    default: return;
+    }
+    double v = sample_number(tl, time);
+    *dst = alpha >= 1 ? v : lerp(*dst, v, alpha);  /* §5.1 */
+}
+
+static void apply_slot(ob_instance *inst, const ob_timeline *tl, double time, double alpha)
+{
+    int32_t s = tl->index;
+    switch (tl->property) {
+    case OB_P_ATTACHMENT:  /* §5.1: alpha ≥ 0.5, stepped; null (-1) hides */
+        if (alpha >= 0.5) inst->slot_attachment[s] = sample_step(tl, time)->ref;
+        return;
+    case OB_P_COLOR:
+    case OB_P_DARK: {
+        double v[4];
+        sample_color(tl, time, v);
+        double *c = tl->property == OB_P_COLOR ? &inst->slot_color[4 * s] : &inst->slot_dark[4 * s];
+        if (tl->property == OB_P_DARK && !inst->slot_has_dark[s]) {
+            /* §5.1: the dark mixing base is the current dark or [0,0,0,1] */
+            c[0] = c[1] = c[2] = 0;
+            c[3] = 1;
+            inst->slot_has_dark[s] = 1;
+        }
+        if (alpha >= 1) memcpy(c, v, sizeof v);
+        else for (int i = 0; i < 4; i++) c[i] = lerp(c[i], v[i], alpha);  /* §4.5 lerpColor */
+        return;
+    }
+    default:
+        return;
+    }
+}
+
+/* §5.1 ik / transform / path / physics: live value slots OB_CV_* line up
+** with OB_P_MIX.. OB_P_WIND */
+_Static_assert(OB_P_WIND - OB_P_MIX == OB_CV_WIND - OB_CV_MIX, "OB_P_* and OB_CV_* must line up");
+
+static void apply_constraint(ob_instance *inst, const ob_timeline *tl, double time, double alpha)
+{
+    if (tl->property < OB_P_MIX || tl->property > OB_P_WIND) return;
+    double *values = &inst->con_values[(size_t)tl->index * OB_CV_COUNT];
+    int p = OB_CV_MIX + (tl->property - OB_P_MIX);
+    if (tl->property == OB_P_BEND || tl->property == OB_P_STRETCH || tl->property == OB_P_COMPRESS) {
+        /* §5.1: Number(sampleStep) when alpha ≥ 0.5 */
+        if (alpha >= 0.5) values[p] = sample_step(tl, time)->v[0];
+        return;
+    }
+    double cur = values[p];
+    if (cur != cur) cur = 0;  /* values[p] ‖ 0 (NaN) */
+    values[p] = lerp(cur, sample_number(tl, time), alpha);  /* §5.1 */
+}
+
+static void apply_particles(ob_instance *inst, const ob_timeline *tl, double time, double alpha)
+{
+    int32_t s = tl->index;
+    ob_particle_values *pv = &inst->particle_values[s];
+    if (tl->property == OB_P_EMITTING) {
+        if (alpha >= 0.5) {  /* §5.1: sampleStep */
+            pv->has_emitting = 1;
+            pv->emitting = sample_step(tl, time)->v[0] != 0;
+        }
+        return;
+    }
+    if (tl->property != OB_P_RATE) return;
+    /* §5.1: lerp(current rate ‖ attachment rate (0 if not particles), v, alpha) */
+    double base = pv->has_rate ? pv->rate : 0;
+    if (!(base == base && base != 0)) {
+        int32_t att = ob_skeleton_get_attachment(inst, s, inst->slot_attachment[s]);
+        const ob_attachment *a = att >= 0 ? &inst->doc->attachments[att] : NULL;
+        base = a && a->type == OB_ATT_PARTICLES && a->particles ? a->particles->rate : 0;
+    }
+    pv->rate = lerp(base, sample_number(tl, time), alpha);
+    pv->has_rate = 1;
+}
+
+static void apply_deform(ob_instance *inst, const ob_timeline *tl, double time, double alpha)
+{
+    ob_deform *d = ob_instance_deform(inst, tl->index, tl->attachment);
+    if (!d) return;
+    /* §5 sampleArray: element-wise lerp to the longer length, missing = 0 */
+    double t;
+    int interp;
+    int32_t ia = locate(tl, time, &t, &interp);
+    const ob_key *a = &tl->keys[ia], *b = interp ? a + 1 : NULL;
+    int32_t n = a->count;
+    if (b && b->count > n) n = b->count;
+    if (n > d->capacity) n = d->capacity;  /* cannot happen: sized for the longest key */
+    int32_t old = d->count;
+    for (int32_t i = 0; i < n; i++) {
+        double va = i < a->count ? a->offsets[i] : 0;
+        double v = b ? lerp(va, i < b->count ? b->offsets[i] : 0, t) : va;
+        if (alpha < 1) {
+            /* existing offsets: lerp(cur[i] ‖ 0, v, alpha); none: v·alpha */
+            double cur = old > 0 && i < old ? d->values[i] : 0;
+            if (cur != cur) cur = 0;
+            v = old > 0 ? lerp(cur, v, alpha) : v * alpha;
+        }
+        d->values[i] = v;
+    }
+    d->count = n;
+}
+
+static void apply_draw_order(ob_instance *inst, const ob_timeline *tl, double time)
+{
+    /* §5.1, like Spine: unlisted slots keep their setup index; the listed
+    ** slots fill the remaining indices in listed order, back to front */
+    const ob_key *k = sample_step(tl, time);
+    int32_t n = inst->doc->slot_count;
+    uint8_t *listed = ob_anim_state_marks(inst);
+    int32_t *order = inst->draw_order;
+    if (!listed) return;
+    memset(listed, 0, (size_t)n);
+    for (int32_t j = 0; j < k->count; j++) listed[k->order[j]] = 1;
+    int32_t j = 0;
+    for (int32_t i = 0; i < n; i++) {
+        if (!listed[i]) { order[i] = i; continue; }
+        while (j < k->count && listed[k->order[j]] == 2) j++;  /* a slot listed twice: once */
+        order[i] = k->order[j];
+        listed[k->order[j]] = 2;
+        j++;
+    }
+}
+
+static void apply_timeline(ob_instance *inst, const ob_timeline *tl, double time, double alpha)
+{
+    switch (tl->target) {
+    case OB_TL_BONE: apply_bone(inst, tl, time, alpha); break;
+    case OB_TL_SLOT: apply_slot(inst, tl, time, alpha); break;
+    case OB_TL_IK: case OB_TL_TRANSFORM: case OB_TL_PATH: case OB_TL_PHYSICS:
+        apply_constraint(inst, tl, time, alpha);
+        break;
+    case OB_TL_PARTICLES: apply_particles(inst, tl, time, alpha); break;
+    case OB_TL_DEFORM:
+        if (tl->property == OB_P_OFFSETS) apply_deform(inst, tl, time, alpha);
+        break;
+    case OB_TL_SEQUENCE:
+        if (tl->property == OB_P_FRAME && alpha >= 0.5) {  /* §5.1: sampleNumber */
+            ob_seqframe *f = ob_instance_seqframe(inst, tl->index, tl->attachment);
+            if (f) {
+                f->set = 1;
+                f->frame = sample_number(tl, time);
+            }
+        }
+        break;
+    case OB_TL_DRAW_ORDER:
+        if (tl->property == OB_P_ORDER && alpha >= 0.5) apply_draw_order(inst, tl, time);
+        break;
+    default:
+        break;
+    }
+}
+
+/* ---- §5 applyAnimation ------------------------------------------------- */
+
+void ob_animation_apply_filtered(ob_instance *inst, int32_t anim, double time, double alpha,
+                                 const ob_mix_out *mix_out, int which)
+{
+    const ob_document *doc = inst->doc;
+    if (anim < 0 || anim >= doc->animation_count) return;
+    if (!(alpha > 0)) return;  /* §5: alpha ≤ 0 does nothing */
+    if (alpha >= 0.5 || !inst->has_animation_time) {  /* §5: the call's alpha, even mixing out */
+        inst->animation_time = time;
+        inst->has_animation_time = 1;
+    }
+    const ob_animation_data *a = &doc->animations[anim];
+    for (int32_t i = 0; i < a->timeline_count; i++) {
+        const ob_timeline *tl = &a->timelines[i];
+        if (tl->key_count <= 0 || tl->index < 0 || tl->property == OB_P_UNKNOWN) continue;
+        if (!(which & (tl->target == OB_TL_BONE ? OB_APPLY_BONES : OB_APPLY_OTHERS))) continue;
+        double al = alpha;
+        /* §5.1a: a blending timeline that `into` doesn't key eases out */
+        if (mix_out && blends(tl) && !into_keys(doc, mix_out, tl->channel)) al = mix_out->alpha;
+        if (!(al > 0)) continue;
+        apply_timeline(inst, tl, time, al);
+    }
+}
+
+void ob_animation_apply(ob_instance *inst, int32_t anim, double time, double alpha, const ob_mix_out *mix_out)
+{
+    ob_animation_apply_filtered(inst, anim, time, alpha, mix_out, OB_APPLY_ALL);
+}
+
+/* ---- §5.2 eventsBetween / audioKeysBetween ---------------------------- */
+
+/* fire when prev < c·d + k ≤ next, cycles floor(prev/d)..floor(next/d) */
+static void crossed(double key, double d, double prev, double next, int loop, ob_key_fn fn, void *ctx, int32_t i)
+{
+    if (!loop || !(d > 0)) {
+        if (prev < key && key <= next) fn(ctx, i);
+        return;
+    }
+    double c1 = floor(next / d);
+    for (double c = floor(prev / d); c <= c1; c++) {
+        double t = c * d + key;
+        if (prev < t && t <= next) fn(ctx, i);
+    }
+}
+
+void ob_events_between(const ob_animation_data *anim, double prev, double next, int loop, ob_key_fn fn, void *ctx)
+{
+    if (next <= prev) return;
+    for (int32_t i = 0; i < anim->event_count; i++)
+        if (anim->events[i].event >= 0) crossed(anim->events[i].time, anim->length, prev, next, loop, fn, ctx, i);
+}
+
+void ob_audio_keys_between(const ob_animation_data *anim, double prev, double next, int loop, ob_key_fn fn,
+                           void *ctx)
+{
+    if (next <= prev) return;
+    for (int32_t i = 0; i < anim->audio_count; i++)
+        crossed(anim->audio[i].time, anim->length, prev, next, loop, fn, ctx, i);
+}

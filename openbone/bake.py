@@ -1,0 +1,263 @@
+"""Baking an animation into NumPy arrays (`openbone bake`).
+
+A bake plays one animation on track 0 (looping, no mix) and samples the pose at
+``times = [0, dt, dt + dt, ...]`` with ``dt = 1 / fps``: frame 0 is the pose after
+``advance(0)``, frame k the pose after k further ``advance(dt)`` calls.  Times are
+summed in double exactly as the runtime sums them (§12), so frame k is *not* at
+``k * dt`` but at the k-fold sum, and the arrays equal what a host that calls
+``inst.advance(dt)`` once per frame sees.
+
+Arrays written (``F`` frames, ``B`` bones, ``S`` slots):
+
+* ``times`` ``(F,)``, ``world`` ``(F, B, 6)`` ``[a, b, c, d, x, y]`` (from the C
+  ``inst.bake(dt, steps)`` loop when the build has it, else one ``advance`` per frame);
+* ``slot_colors`` ``(F, S, 4)``, ``draw_order`` ``(F, S)`` (slot indices, back to front);
+* the draw list of every frame, concatenated (only when the build has
+  ``inst.draw_list()``): ``draw_vertices`` ``(V, 2)`` float32, ``draw_uvs``
+  ``(V, 2)``, ``draw_indices`` ``(K,)`` (relative to the item's first vertex), and
+  one row per item: ``item_frame``, ``item_slot``, ``item_vertex_start``,
+  ``item_vertex_count``, ``item_index_start``, ``item_index_count``,
+  ``item_color`` ``(I, 4)``; ``frame_items`` ``(F + 1,)`` offsets into the items;
+* names: ``bone_names``, ``slot_names``, ``animation``, ``skin``, ``fps``, ``rig``.
+"""
+from __future__ import annotations
+
+import math
+import os
+import sys
+import warnings
+from typing import Any, Dict, List, Optional, Sequence, Union
+
+import numpy as np
+
+from .document import Document, OpenBoneError, load
+from .instance import Instance
+
+
+def frame_count(seconds: float, fps: float) -> int:
+    """Frames covering ``[0, seconds)`` at ``fps``: ``ceil(seconds * fps)`` (at least 1).
+
+    A looping animation of length T baked with ``seconds = T`` therefore ends one
+    frame before it wraps, so the frames tile when played in a loop.  The 1e-9
+    guards products like ``1.2 * 30 = 36.00000000000001``."""
+    if not (fps > 0) or not math.isfinite(fps):
+        raise ValueError(f"fps must be a positive number, got {fps!r}")
+    if not (seconds >= 0) or not math.isfinite(seconds):
+        raise ValueError(f"seconds must be a non-negative number, got {seconds!r}")
+    return max(1, int(math.ceil(seconds * fps - 1e-9)))
+
+
+def summed_times(dt: float, frames: int) -> np.ndarray:
+    """``[0, dt, dt + dt, ...]`` summed in double as the runtime sums time (§12)."""
+    out = np.empty(frames, dtype=np.float64)
+    t = 0.0
+    for k in range(frames):
+        out[k] = t
+        t += dt
+    return out
+
+
+def has_animation_api(inst: Any) -> bool:
+    return hasattr(inst, "set_animation")
+
+
+def start_animation(inst: Instance, animation: Optional[str]) -> None:
+    """Play ``animation`` looping on track 0 without a mix (nothing when None)."""
+    if animation is None:
+        return
+    if inst.document.animation_index(animation) < 0:
+        raise OpenBoneError(f"no animation named {animation!r} "
+                            f"(the rig has: {', '.join(a.name for a in inst.document.animations) or 'none'})")
+    if not has_animation_api(inst):
+        warnings.warn("this build of openbone cannot play animations yet (no Instance.set_animation): "
+                      "the setup pose is used", RuntimeWarning, stacklevel=3)
+        return
+    inst.set_animation(0, animation, True, 0.0)
+
+
+def _as_slot_index(doc: Document, slot: Any) -> int:
+    if slot is None:
+        return -1
+    if isinstance(slot, (int, np.integer)):
+        return int(slot)
+    return doc.slot_index(str(slot))
+
+
+def _progress(total: int, enabled: Optional[bool], desc: str):
+    """A tqdm bar (when tqdm is installed) for long loops; None otherwise."""
+    if enabled is None:
+        enabled = total >= 2000 and sys.stderr.isatty()
+    if not enabled:
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None
+    return tqdm(total=total, desc=desc, unit="frame", file=sys.stderr, leave=False)
+
+
+def bake(doc: Union[Document, str, os.PathLike], animation: Optional[str] = None, fps: Optional[float] = None,
+         skin: Optional[str] = None, seconds: Optional[float] = None, frames: Optional[int] = None,
+         slots: bool = True, draw: bool = True, progress: Optional[bool] = None) -> Dict[str, np.ndarray]:
+    """Bake ``animation`` of ``doc`` (a Document or a path) into a dict of arrays.
+
+    ``fps`` defaults to the document's fps, ``animation`` to the first animation
+    (the setup pose when the rig has none), ``seconds`` to the animation's length
+    (§5.1 animationDuration; 1 s without an animation).  ``frames`` overrides
+    ``seconds``.  ``slots`` / ``draw`` switch the per-frame slot and draw-list
+    arrays (these need one ``advance`` per frame in Python; ``world`` alone is a
+    single C call when the build has ``Instance.bake``)."""
+    if not isinstance(doc, Document):
+        doc = load(doc)
+    if fps is None:
+        fps = doc.fps if doc.fps > 0 else 30.0
+    if animation is None and doc.animations:
+        animation = doc.animations[0].name
+    if frames is None:
+        if seconds is None:
+            ai = doc.animation_index(animation) if animation is not None else -1
+            seconds = doc.animations[ai].length if ai >= 0 else 1.0
+        frames = frame_count(seconds, fps)
+    if frames < 1:
+        raise ValueError("a bake needs at least one frame")
+    dt = 1.0 / fps
+    nb, ns = len(doc.bones), len(doc.slots)
+
+    def fresh() -> Instance:
+        inst = Instance(doc, skin=skin)
+        start_animation(inst, animation)
+        inst.advance(0.0)
+        return inst
+
+    out: Dict[str, np.ndarray] = {
+        "times": summed_times(dt, frames),
+        "bone_names": np.array(doc.bone_names, dtype=str),
+        "slot_names": np.array(doc.slot_names, dtype=str),
+        "animation": np.array(animation or ""),
+        "skin": np.array(skin or ""),
+        "fps": np.array(float(fps)),
+        "rig": np.array(doc.name or ""),
+    }
+
+    inst = fresh()
+    use_c_bake = hasattr(inst, "bake")
+    if use_c_bake:
+        world = np.empty((frames, nb, 6), dtype=np.float64)
+        world[0] = inst.world
+        if frames > 1:
+            world[1:] = np.asarray(inst.bake(dt, frames - 1), dtype=np.float64).reshape(frames - 1, nb, 6)
+        out["world"] = world
+        per_frame = slots or (draw and hasattr(inst, "draw_list"))
+        if per_frame:
+            inst = fresh()  # the C bake advanced the first instance: replay on a new one
+    else:
+        per_frame = True
+    draw = draw and hasattr(inst, "draw_list")
+
+    if per_frame:
+        if not use_c_bake:
+            world = np.empty((frames, nb, 6), dtype=np.float64)
+        colors = np.empty((frames, ns, 4), dtype=np.float64)
+        order = np.empty((frames, ns), dtype=np.int32)
+        verts: List[np.ndarray] = []
+        uvs: List[np.ndarray] = []
+        idx: List[np.ndarray] = []
+        rows: List[tuple] = []
+        frame_items = np.zeros(frames + 1, dtype=np.int64)
+        nv = ni = 0
+        bar = _progress(frames, progress, f"bake {doc.name or 'rig'}")
+        for k in range(frames):
+            if k:
+                inst.advance(dt)
+            if not use_c_bake:
+                world[k] = inst.world
+            colors[k] = inst.slot_colors
+            order[k] = inst.draw_order
+            if draw:
+                for item in inst.draw_list():
+                    v = np.asarray(item.vertices, dtype=np.float32).reshape(-1, 2)
+                    u = getattr(item, "uvs", None)
+                    u = np.zeros_like(v) if u is None else np.asarray(u, dtype=np.float32).reshape(-1, 2)
+                    ix = np.asarray(item.indices, dtype=np.uint32).reshape(-1)
+                    verts.append(v)
+                    uvs.append(u)
+                    idx.append(ix)
+                    rows.append((k, _as_slot_index(doc, getattr(item, "slot", None)), nv, len(v), ni, len(ix),
+                                 tuple(np.asarray(getattr(item, "color", (1, 1, 1, 1)), dtype=np.float32)[:4])))
+                    nv += len(v)
+                    ni += len(ix)
+                frame_items[k + 1] = len(rows)
+            if bar is not None:
+                bar.update(1)
+        if bar is not None:
+            bar.close()
+        if not use_c_bake:
+            out["world"] = world
+        if slots:
+            out["slot_colors"] = colors
+            out["draw_order"] = order
+        if draw:
+            out["draw_vertices"] = np.concatenate(verts) if verts else np.zeros((0, 2), np.float32)
+            out["draw_uvs"] = np.concatenate(uvs) if uvs else np.zeros((0, 2), np.float32)
+            out["draw_indices"] = np.concatenate(idx) if idx else np.zeros(0, np.uint32)
+            cols = ["item_frame", "item_slot", "item_vertex_start", "item_vertex_count", "item_index_start",
+                    "item_index_count"]
+            for j, name in enumerate(cols):
+                out[name] = np.array([r[j] for r in rows], dtype=np.int64)
+            out["item_color"] = np.array([r[6] for r in rows], dtype=np.float32).reshape(-1, 4)
+            out["frame_items"] = frame_items
+    return out
+
+
+def bake_to_file(rig: str, output: str, **kwargs) -> Dict[str, Any]:
+    """Bake one rig and write ``output`` (.npz, compressed).  Returns a summary dict
+    (picklable, for the process pool of ``openbone bake --jobs``)."""
+    arrays = bake(rig, **kwargs)
+    parent = os.path.dirname(os.path.abspath(output))
+    os.makedirs(parent, exist_ok=True)
+    np.savez_compressed(output, **arrays)
+    return {"rig": rig, "output": output, "frames": int(arrays["times"].shape[0]),
+            "bones": int(arrays["world"].shape[1]), "animation": str(arrays["animation"]),
+            "draw": "draw_vertices" in arrays}
+
+
+def _bake_safe(rig: str, output: str, **kwargs) -> Dict[str, Any]:
+    """bake_to_file, with a failure returned as ``{"rig", "output", "error"}`` (one line)."""
+    try:
+        return bake_to_file(rig, output, **kwargs)
+    except (OSError, ValueError) as e:  # OpenBoneError is a ValueError
+        return {"rig": rig, "output": output, "error": str(e)}
+
+
+def output_path(rig: str, output: str, many: bool, animation: Optional[str] = None) -> str:
+    """Where a rig's bake goes: ``output`` itself for one rig; for several, ``output`` is
+    a directory (``DIR/<rig stem>.npz``) unless it holds ``{stem}`` / ``{animation}``."""
+    stem = os.path.splitext(os.path.basename(rig))[0]
+    if "{" in output:
+        return output.format(stem=stem, animation=animation or "")
+    if many:
+        return os.path.join(output, stem + ".npz")
+    return output
+
+
+def bake_many(rigs: Sequence[str], output: str, jobs: int = 1, progress: Optional[bool] = None,
+              **kwargs) -> List[Dict[str, Any]]:
+    """Bake several rigs (``jobs > 1``: in a process pool).  One summary dict per rig, in
+    order; a rig that failed has ``"error"`` instead of raising."""
+    many = len(rigs) > 1
+    targets = [(r, output_path(r, output, many, kwargs.get("animation"))) for r in rigs]
+    if jobs <= 1 or len(rigs) == 1:
+        return [_bake_safe(r, o, progress=progress, **kwargs) for r, o in targets]
+    from concurrent.futures import ProcessPoolExecutor
+    results: List[Optional[Dict[str, Any]]] = [None] * len(targets)
+    bar = _progress(len(targets), progress if progress is not None else sys.stderr.isatty(), "bake")
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futs = {pool.submit(_bake_safe, r, o, progress=False, **kwargs): i for i, (r, o) in enumerate(targets)}
+        from concurrent.futures import as_completed
+        for f in as_completed(futs):
+            results[futs[f]] = f.result()
+            if bar is not None:
+                bar.update(1)
+    if bar is not None:
+        bar.close()
+    return results  # type: ignore[return-value]

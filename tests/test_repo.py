@@ -1,0 +1,44 @@
+"""The repository's own promises: CI runs the README's test command, the C
+checkers pass, and the fuzzers survive a short run."""
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def readme_commands():
+    text = (ROOT / "README.md").read_text()
+    return re.findall(r"```sh\n(.*?)\n```", text, re.S)
+
+
+def test_ci_runs_the_readme_test_command():
+    ci = (ROOT / ".ci" / "run").read_text().strip().splitlines()
+    test_cmd = [c for c in readme_commands() if "pytest" in c]
+    assert len(test_cmd) == 1
+    assert ci[-1] == test_cmd[0]
+
+
+def test_readme_main_command_uses_the_bundled_rig():
+    main = [c for c in readme_commands() if "examples/" in c and "pytest" not in c]
+    assert main and (ROOT / "examples" / "hero.obone").exists()
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None or shutil.which("pkg-config") is None, reason="needs gcc")
+def test_c_checkers():
+    r = subprocess.run(["make", "-s", "-C", str(ROOT / "tests" / "c"), "check"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+
+
+@pytest.mark.skipif(shutil.which("clang") is None or os.environ.get("OPENBONE_SANITIZED") == "1",
+                    reason="needs clang with libFuzzer")
+def test_fuzz_smoke():
+    """Both loaders under libFuzzer + ASan/UBSan for a few seconds each."""
+    fz = ROOT / "tests" / "fuzz"
+    r = subprocess.run(["make", "-s", "-C", str(fz), "corpus_document", "smoke", "SMOKE_SECONDS=8"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
