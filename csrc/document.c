@@ -166,6 +166,8 @@ static void load_bones(ob_loader *L, const cJSON *sk)
         int mode = ob_parse_inherit(inherit);
         if (mode < 0)
             ob_fail(L, "inherit", "expected \"normal\", \"onlyTranslation\", \"noRotation\" or \"noScale\", got \"%.40s\"", inherit);
+        if (mode >= OB_INHERIT_NO_ROTATION_OR_REFLECTION)
+            ob_warn(L, "inherit", "\"%s\" is a Spine inherit mode (an extension of this runtime)", inherit);
         b->inherit = (ob_inherit)mode;
         ob_path_pop(L, m);
     }

@@ -20,6 +20,9 @@ typedef enum ob_inherit {        /* §4.2 */
     OB_INHERIT_ONLY_TRANSLATION,
     OB_INHERIT_NO_ROTATION,
     OB_INHERIT_NO_SCALE,
+    /* Spine-only modes (skeleton JSON 4.2 import), with the Rigby2D formulas */
+    OB_INHERIT_NO_ROTATION_OR_REFLECTION,
+    OB_INHERIT_NO_SCALE_OR_REFLECTION,
     OB_INHERIT_COUNT
 } ob_inherit;
 

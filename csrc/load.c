@@ -337,7 +337,8 @@ int32_t ob_intern_channel(ob_loader *L, int target, int property, const char *id
 
 int ob_parse_inherit(const char *s)
 {
-    static const char *names[] = {"normal", "onlyTranslation", "noRotation", "noScale"};
+    static const char *names[] = {"normal", "onlyTranslation", "noRotation", "noScale",
+                                  "noRotationOrReflection", "noScaleOrReflection"};
     for (int i = 0; i < (int)(sizeof names / sizeof *names); i++)
         if (strcmp(s, names[i]) == 0) return i;
     return -1;

@@ -359,6 +359,20 @@ static ob_mat bone_world(ob_mat P, const ob_pose *local, int inherit)
         w = (ob_mat){L.a * sx, L.b * sy, L.c * sx, L.d * sy, 0, 0};
         break;
     }
+    case OB_INHERIT_NO_ROTATION_OR_REFLECTION:
+    case OB_INHERIT_NO_SCALE_OR_REFLECTION: {
+        /* rigby2d § World transforms (Spine's modes), in this runtime's
+        ** column convention (first column (a, c)): s = |first column|,
+        ** u = its direction; s < 1e-12 counts as 0 (u = (1, 0)) */
+        double s = hypot(P.a, P.c), det = P.a * P.d - P.b * P.c, ux = 1, uy = 0;
+        if (s < 1e-12) s = 0;
+        else { ux = P.a / s; uy = P.c / s; }
+        ob_mat Q = inherit == OB_INHERIT_NO_ROTATION_OR_REFLECTION
+                       ? (ob_mat){s, 0, 0, s > 0 ? fabs(det) / s : 0, 0, 0}
+                       : (ob_mat){ux, -uy, uy, ux, 0, 0};
+        w = ob_mat_mul(Q, L);
+        break;
+    }
     default: { /* OB_INHERIT_NO_SCALE */
         double sx = hypot(P.a, P.c), sy = hypot(P.b, P.d);
         if (sx == 0) sx = 1;  /* JS: hypot(...) || 1 */

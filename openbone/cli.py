@@ -1,5 +1,7 @@
 """The `openbone` command line (also `python -m openbone`).
 
+Commands: conformance run/compare, info, validate, convert, bake, render; `--help` on each.
+
 Exit codes: 0 success, 1 the command ran and found a problem (differences,
 broken references, a case that errored), 2 bad usage or unreadable input.
 """
@@ -7,8 +9,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
 import sys
-from typing import List, Optional
+import warnings
+from typing import Any, Dict, List, Optional
 
 from . import conformance
 from .document import OpenBoneError, dumps, load
@@ -55,66 +60,361 @@ def cmd_conformance_compare(args) -> int:
     return 0
 
 
-def cmd_info(args) -> int:
+# ---- rig analysis (info, validate) -----------------------------------------
+
+# A loader warning is "broken" when it reports a dangling reference: a name or id that
+# the document uses but does not define (the part is dropped, skipped or ignored).  A
+# parent listed after its child (the spec makes the bone a root) and oddities that have a
+# defined meaning (unknown attachment/state/action types, unsorted keys, short uv lists)
+# stay warnings.
+_BROKEN = re.compile(
+    r'does not exist'
+    r'|\bunknown (bone|slot|timeline target|binding object)\b'
+    r'|unknown or dropped slot'
+    r'|\bno (?!property\b)[a-z][a-z ]* "'
+)
+_ALLOWED = re.compile(r'is listed after this bone')
+
+VALIDATE_HELP = """\
+Load each rig and check its references: bone parents, slot bones, skin slots, constraint
+bones and targets, attachment images, timeline targets, event keys, state-machine
+transition targets and inputs.
+
+Findings are classified:
+  broken   a dangling reference (the rig names a bone, slot, image, state, ... that it
+           does not define; the runtime drops or skips that part), or a file that does
+           not load at all;
+  warning  allowed by the spec but probably unintended: a parent listed after its child
+           (the bone becomes a root), unknown attachment/state/action types, key times
+           out of order, short uv lists, unreachable states, unused images.
+
+Exit code: 0 when no rig is broken (1 with --strict when there are warnings), 1 when
+something is broken, 2 when a file cannot be read.  --json prints one report per rig:
+{"file", "ok", "error", "broken": [...], "warnings": [...]}.
+"""
+
+
+def classify_warning(w: str) -> str:
+    """'broken' or 'warning' for one of the loader's ``doc.warnings`` (see VALIDATE_HELP)."""
+    if _ALLOWED.search(w):
+        return "warning"
+    return "broken" if _BROKEN.search(w) else "warning"
+
+
+def _attachment_images(d: Dict[str, Any]):
+    """(place, image id) for every image an attachment references."""
+    for si, skin in enumerate((d.get("skeleton") or {}).get("skins") or []):
+        if not isinstance(skin, dict):
+            continue
+        for slot, atts in (skin.get("attachments") or {}).items():
+            if not isinstance(atts, dict):
+                continue
+            for name, a in atts.items():
+                if not isinstance(a, dict):
+                    continue
+                place = f"skins[{si}] ({skin.get('name', '')}) {slot}/{name}"
+                t = a.get("type")
+                if t in ("region", "mesh") and isinstance(a.get("image"), str):
+                    yield place, a["image"]
+                elif t == "sequence":
+                    for fi, fr in enumerate(a.get("frames") or []):
+                        if isinstance(fr, dict) and isinstance(fr.get("image"), str):
+                            yield f"{place} frame {fi}", fr["image"]
+                elif t == "particles" and isinstance(a.get("image"), str):
+                    yield place, a["image"]
+
+
+def unreachable_states(d: Dict[str, Any]) -> List[str]:
+    """States no path leads to from their layer's entry (transitions, ``@any``
+    transitions from any reached state, ``onComplete``), as 'machine/layer/state'."""
+    out = []
+    for m in d.get("stateMachines") or []:
+        if not isinstance(m, dict):
+            continue
+        for li, layer in enumerate(m.get("layers") or []):
+            if not isinstance(layer, dict):
+                continue
+            states = [s for s in layer.get("states") or [] if isinstance(s, dict)]
+            ids = [s.get("id") for s in states]
+            edges: Dict[Any, List[Any]] = {}
+            anyto = []
+            for t in layer.get("transitions") or []:
+                if not isinstance(t, dict):
+                    continue
+                if t.get("from") == "@any":
+                    anyto.append(t.get("to"))
+                else:
+                    edges.setdefault(t.get("from"), []).append(t.get("to"))
+            for s in states:
+                if s.get("onComplete") is not None:
+                    edges.setdefault(s.get("id"), []).append(s.get("onComplete"))
+            seen = set()
+            todo = [layer.get("entry")] if layer.get("entry") in ids else []
+            if todo:
+                todo += anyto  # @any transitions fire from whatever state the layer is in
+            while todo:
+                s = todo.pop()
+                if s in seen or s not in ids:
+                    continue
+                seen.add(s)
+                todo.extend(edges.get(s, []))
+            lname = layer.get("name") or layer.get("id") or f"layer {li}"
+            for s in states:
+                if s.get("id") not in seen:
+                    out.append(f"{m.get('name') or m.get('id')}/{lname}/{s.get('name') or s.get('id')}")
+    return out
+
+
+def analyse(doc) -> Dict[str, List[str]]:
+    """{"broken": [...], "warnings": [...]} for a loaded rig (see VALIDATE_HELP)."""
+    broken: List[str] = []
+    warns: List[str] = []
+    for w in doc.warnings:
+        (broken if classify_warning(w) == "broken" else warns).append(w)
+    d = json.loads(doc.json)
+    image_ids = {im["id"] for im in doc.images}
+    used = set()
+    for place, ref in _attachment_images(d):
+        if ref in image_ids:
+            used.add(ref)
+        else:
+            broken.append(f"{place}: image \"{ref}\" does not exist")
+    for im in doc.images:
+        if im["id"] not in used:
+            warns.append(f"image \"{im['name']}\" ({im['id']}) is not used by any attachment")
+    for s in unreachable_states(d):
+        warns.append(f"state {s} is unreachable (no transition or onComplete leads to it)")
+    return {"broken": broken, "warnings": warns}
+
+
+def _load(path: str):
+    """(doc, None) or (None, (exit code, message))."""
     try:
-        doc = load(args.rig)
-    except (OSError, OpenBoneError) as e:
-        return _fail(f"{args.rig}: {e}")
-    kinds = {}
+        return load(path), None
+    except OSError as e:
+        return None, (2, f"{path}: {e.strerror or e}")
+    except OpenBoneError as e:
+        return None, (1, f"{path}: {e}")
+
+
+# ---- info ------------------------------------------------------------------
+
+def cmd_info(args) -> int:
+    doc, err = _load(args.rig)
+    if err:
+        return _fail(err[1], err[0])
+    report = analyse(doc)
+    d = json.loads(doc.json)
+    kinds: Dict[str, int] = {}
     for c in doc.constraints:
         kinds[c.kind] = kinds.get(c.kind, 0) + 1
+    if args.json:
+        out = {
+            "file": args.rig, "name": doc.name, "width": doc.width, "height": doc.height, "fps": doc.fps,
+            "bones": len(doc.bones), "slots": len(doc.slots), "skins": [s.name for s in doc.skins],
+            "animations": [{"name": a.name, "duration": a.length, "timelines": a.timelines, "events": a.events}
+                           for a in doc.animations],
+            "constraints": kinds, "state_machines": [
+                {"name": m.name, "layers": len(m.layers), "states": sum(len(x) for x in m.layers),
+                 "inputs": [n for n, _ in m.inputs]} for m in doc.state_machines],
+            "images": len(doc.images), "atlas_pages": doc.meta.get("pages", 0), "events": len(doc.events),
+            "warnings": report["broken"] + report["warnings"],
+        }
+        print(json.dumps(out, indent=2))
+        return 0
     print(f"{doc.name or args.rig}: {doc.width:g}x{doc.height:g}, fps {doc.fps:g}")
     print(f"  bones: {len(doc.bones)}   slots: {len(doc.slots)}   skins: {', '.join(s.name for s in doc.skins) or '-'}")
     print("  animations: " + (", ".join(f"{a.name} ({a.length:g}s)" for a in doc.animations) or "-"))
     print("  constraints: " + (", ".join(f"{k} {n}" for k, n in kinds.items()) or "-"))
-    print("  state machines: " + (", ".join(m.name for m in doc.state_machines) or "-"))
-    print(f"  images: {len(doc.images)}   atlas pages: {doc.meta['pages']}")
-    for w in doc.warnings:
+    print("  state machines: " + (", ".join(
+        f"{m.name} ({len(m.layers)} layer{'s' if len(m.layers) != 1 else ''}, "
+        f"{sum(len(x) for x in m.layers)} states, {len(m.inputs)} inputs)" for m in doc.state_machines) or "-"))
+    print(f"  images: {len(doc.images)}   atlas pages: {doc.meta.get('pages', 0)}   events: {len(doc.events)}")
+    if args.verbose:
+        print("  bone tree:")
+        children: Dict[Optional[str], List[Any]] = {}
+        for b in doc.bones:
+            children.setdefault(b.parent, []).append(b)
+
+        def walk(parent, depth):
+            for b in children.get(parent, []):
+                print(f"    {'  ' * depth}{b.name} (length {b.length:g})")
+                walk(b.name, depth + 1)
+        walk(None, 0)
+        print("  slots (draw order): " + ", ".join(f"{s.name}@{s.bone}" for s in doc.slots))
+    for w in report["broken"] + report["warnings"]:
         print(f"  warning: {w}")
     return 0
 
+
+# ---- validate --------------------------------------------------------------
 
 def cmd_validate(args) -> int:
     reports = []
     worst = 0
     for rig in args.rigs:
-        try:
-            doc = load(rig)
-            reports.append({"file": rig, "ok": True, "error": None, "warnings": doc.warnings})
-        except (OSError, OpenBoneError) as e:
-            reports.append({"file": rig, "ok": False, "error": str(e), "warnings": []})
-            worst = 1
+        doc, err = _load(rig)
+        if err:
+            reports.append({"file": rig, "ok": False, "error": err[1].split(": ", 1)[-1], "broken": [],
+                            "warnings": []})
+            worst = max(worst, err[0])
+            continue
+        r = analyse(doc)
+        ok = not r["broken"] and not (args.strict and r["warnings"])
+        reports.append({"file": rig, "ok": ok, "error": None, "broken": r["broken"], "warnings": r["warnings"]})
+        if not ok:
+            worst = max(worst, 1)
     if args.json:
         print(json.dumps(reports, indent=2))
     else:
         for r in reports:
-            print(f"{r['file']}: {'ok' if r['ok'] else 'error: ' + r['error']}")
-            for w in r["warnings"]:
-                print(f"  warning: {w}")
+            if r["error"]:
+                status = "error: " + r["error"]
+            elif r["broken"]:
+                status = f"broken ({len(r['broken'])} problem{'s' if len(r['broken']) != 1 else ''})"
+            else:
+                status = "ok" + (f" ({len(r['warnings'])} warnings)" if r["warnings"] else "")
+            print(f"{r['file']}: {status}")
+            for b in r["broken"]:
+                print(f"  broken: {b}")
+            if not args.quiet:
+                for w in r["warnings"]:
+                    print(f"  warning: {w}")
     return worst
 
 
+# ---- convert ---------------------------------------------------------------
+
 def cmd_convert(args) -> int:
-    try:
-        doc = load(args.input)
-    except (OSError, OpenBoneError) as e:
-        return _fail(f"{args.input}: {e}")
-    binary = args.output.endswith(".obonb")
+    doc, err = _load(args.input)
+    if err:
+        return _fail(err[1], 2 if err[0] == 2 else 1)
+    binary = args.output.endswith(".obonb") if args.format is None else args.format == "binary"
     data = dumps(doc, binary=binary, indent=None if args.compact else 2)
     try:
-        if binary:
+        if args.output == "-":
+            if binary:
+                sys.stdout.buffer.write(data)
+            else:
+                sys.stdout.write(data + "\n")
+        elif binary:
             with open(args.output, "wb") as f:
                 f.write(data)
         else:
             with open(args.output, "w", encoding="utf-8") as f:
                 f.write(data + "\n")
     except OSError as e:
-        return _fail(str(e))
+        return _fail(f"{args.output}: {e.strerror or e}")
     return 0
 
 
+# ---- bake ------------------------------------------------------------------
+
+def _positive(kind):
+    def parse(text):
+        try:
+            v = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}")
+        if not v > 0:
+            raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+        return v
+    return parse
+
+
+def cmd_bake(args) -> int:
+    from . import bake as B
+    for rig in args.rigs:
+        if not os.path.isfile(rig):
+            return _fail(f"{rig}: no such file")
+    if len(args.rigs) > 1 and "{" not in args.output and args.output.endswith(".npz"):
+        return _fail("several rigs need -o DIR (or a pattern with {stem})")
+    kw = dict(animation=args.animation, fps=args.fps, skin=args.skin, seconds=args.seconds, frames=args.frames,
+              draw=not args.no_draw, slots=not args.no_slots)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        results = B.bake_many(args.rigs, args.output, jobs=args.jobs, progress=True if args.progress else None, **kw)
+    for msg in sorted({str(w.message) for w in caught}):
+        print(f"openbone: warning: {msg}", file=sys.stderr)
+    code = 0
+    for r in results:
+        if "error" in r:
+            print(f"openbone: error: {r['rig']}: {r['error']}", file=sys.stderr)
+            code = 1
+        elif not args.quiet:
+            print(f"{r['rig']}: {r['frames']} frames of {r['animation'] or 'the setup pose'} "
+                  f"({r['bones']} bones{', draw list' if r['draw'] else ''}) -> {r['output']}")
+    return code
+
+
+# ---- render ----------------------------------------------------------------
+
+def _size(text):
+    m = re.fullmatch(r"(\d+)x(\d+)", text.strip())
+    if not m or int(m.group(1)) <= 0 or int(m.group(2)) <= 0:
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT, got {text!r}")
+    return int(m.group(1)), int(m.group(2))
+
+
+def cmd_render(args) -> int:
+    try:
+        from . import render as R
+        R._require_pillow()
+    except ImportError as e:
+        return _fail(str(e))
+    doc, err = _load(args.rig)
+    if err:
+        return _fail(err[1], err[0])
+    if args.animation is not None and doc.animation_index(args.animation) < 0:
+        return _fail(f"{args.rig}: no animation named {args.animation!r} "
+                     f"(the rig has: {', '.join(a.name for a in doc.animations) or 'none'})")
+    from .bake import frame_count
+    fps = args.fps or doc.fps or 30.0
+    count = None
+    if args.animation is not None:
+        count = frame_count(doc.animations[doc.animation_index(args.animation)].length, fps)
+    try:
+        frames = R.parse_frames(args.frames, count)
+    except ValueError as e:
+        return _fail(f"--frames: {e}")
+    kw = dict(bones=not args.no_bones, attachments=not args.no_attachments, boxes=not args.no_boxes,
+              background=None if args.transparent else (args.background or "doc"))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        images = R.render_frames(doc, frames, animation=args.animation, fps=fps, skin=args.skin,
+                                 scale=args.scale, fit=args.fit, **kw)
+    for msg in sorted({str(w.message) for w in caught}):
+        print(f"openbone: warning: {msg}", file=sys.stderr)
+    if args.size:
+        from PIL import Image
+        images = [im.resize(args.size, Image.LANCZOS) for im in images]
+    try:
+        R.save_images(images, args.output, fps=fps / max(1, _frame_step(frames)), columns=args.columns)
+    except (OSError, ValueError) as e:
+        return _fail(f"{args.output}: {e}")
+    if not args.quiet:
+        w, h = images[0].size
+        what = "an animation of" if args.output.lower().endswith(".gif") else (
+            "a sheet of" if len(images) > 1 else "")
+        print(f"{args.output}: {what + ' ' if what else ''}{len(images)} frame{'s' if len(images) != 1 else ''} "
+              f"of {w}x{h}")
+    return 0
+
+
+def _frame_step(frames: List[int]) -> int:
+    steps = {b - a for a, b in zip(frames, frames[1:])}
+    return steps.pop() if len(steps) == 1 else 1
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with usage errors as one line on stderr (exit code 2)."""
+
+    def error(self, message):  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="openbone", description="OpenBone runtime tools.")
+    p = _Parser(prog="openbone", description="OpenBone runtime tools.")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
@@ -131,27 +431,105 @@ def build_parser() -> argparse.ArgumentParser:
     cp.add_argument("actual")
     cp.set_defaults(func=cmd_conformance_compare)
 
-    i = sub.add_parser("info", help="summarise a rig")
-    i.add_argument("rig")
+    i = sub.add_parser("info", help="summarise a rig",
+                       description="Summarise a rig: bones, slots, skins, animations with durations, "
+                                   "constraints by kind, state machines, images and atlas pages, and warnings "
+                                   "(what the loader dropped, unreachable states, unused images).",
+                       epilog="example: openbone info examples/hero.obone")
+    i.add_argument("rig", help=".obone or .obonb file")
+    i.add_argument("-v", "--verbose", action="store_true", help="also list the bone tree and the slots")
+    i.add_argument("--json", action="store_true", help="the summary as JSON")
     i.set_defaults(func=cmd_info)
 
-    v = sub.add_parser("validate", help="load rigs and report errors and warnings")
-    v.add_argument("rigs", nargs="+")
+    v = sub.add_parser("validate", help="check rigs' references; exit 1 when one is broken",
+                       description=VALIDATE_HELP, formatter_class=argparse.RawDescriptionHelpFormatter,
+                       epilog="example: openbone validate examples/hero.obone --json")
+    v.add_argument("rigs", nargs="+", metavar="RIG")
     v.add_argument("--json", action="store_true", help="a JSON report for pipelines")
+    v.add_argument("--strict", action="store_true", help="warnings fail too (exit 1)")
+    v.add_argument("-q", "--quiet", action="store_true", help="print only broken references and errors")
     v.set_defaults(func=cmd_validate)
 
-    cv = sub.add_parser("convert", help="convert between .obone (JSON) and .obonb (binary)")
-    cv.add_argument("input")
-    cv.add_argument("output", help="the extension picks the format: .obonb binary, else JSON")
+    cv = sub.add_parser("convert", help="convert between .obone (JSON) and .obonb (binary)",
+                        description="Convert a rig between .obone JSON (indented, or --compact) and .obonb "
+                                    "binary, losslessly under the binary rules (float32 values widen to 7 "
+                                    "significant digits; everything else is kept as written).",
+                        epilog="example: openbone convert examples/hero.obone /tmp/hero.obonb")
+    cv.add_argument("input", help=".obone or .obonb (the format is read from the content)")
+    cv.add_argument("output", help="the extension picks the format: .obonb binary, else JSON; - for stdout")
     cv.add_argument("--compact", action="store_true", help="compact JSON instead of indented")
+    cv.add_argument("--format", choices=["json", "binary"], help="override the format the extension picks")
     cv.set_defaults(func=cmd_convert)
+
+    b = sub.add_parser("bake", help="bake an animation into NumPy arrays (.npz)",
+                       description="Play ANIMATION (looping, track 0) and record every frame at --fps into a "
+                                   ".npz: times (summed as the runtime sums them), world matrices "
+                                   "(frames, bones, 6) [a b c d x y], slot colours, draw order and, when the "
+                                   "build has a draw list, the draw-list vertices/uvs/indices per frame. "
+                                   "Frame 0 is the pose at time 0; --seconds T gives ceil(T*fps) frames "
+                                   "(default: the animation's duration, so a loop ends one frame before it "
+                                   "wraps). See openbone/bake.py for every array.",
+                       epilog="example: openbone bake examples/hero.obone --animation walk --fps 30 -o walk.npz")
+    b.add_argument("rigs", nargs="+", metavar="RIG")
+    b.add_argument("-a", "--animation", help="animation name or id (default: the rig's first)")
+    b.add_argument("--fps", type=_positive(float), help="frames per second (default: the rig's fps)")
+    b.add_argument("--skin", help="skin name or id (default: none)")
+    b.add_argument("--seconds", type=_positive(float), help="length to bake (default: the animation's)")
+    b.add_argument("--frames", type=_positive(int), help="number of frames (overrides --seconds)")
+    b.add_argument("-o", "--output", required=True,
+                   help="the .npz to write; with several rigs a directory (DIR/<stem>.npz) or a pattern "
+                        "with {stem} and {animation}")
+    b.add_argument("-j", "--jobs", type=_positive(int), default=1, help="bake rigs in N processes")
+    b.add_argument("--no-draw", action="store_true", help="leave out the draw-list arrays")
+    b.add_argument("--no-slots", action="store_true", help="leave out slot colours and draw order")
+    b.add_argument("--progress", action="store_true", help="show a progress bar (tqdm; automatic on long bakes)")
+    b.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
+    b.set_defaults(func=cmd_bake)
+
+    rn = sub.add_parser("render", help="draw poses to a PNG (one frame or a sheet) or an animated GIF",
+                        description="Draw the pose at the given frames: draw-list polygons filled with their "
+                                    "colours (textured when the images load: data: URLs or files next to the "
+                                    "rig), clipping masks and bounding boxes outlined, bones on top. "
+                                    "Frames count like `openbone bake`: frame k is k steps of 1/fps after "
+                                    "time 0. A .gif plays the frames; other formats get one image, a grid "
+                                    "when there are several frames.",
+                        epilog="examples: openbone render examples/hero.obone --animation walk --frames 0 "
+                               "-o pose.png;  openbone render examples/hero.obone --animation walk "
+                               "--frames all -o walk.gif")
+    rn.add_argument("rig")
+    rn.add_argument("-a", "--animation", help="animation name or id (default: the setup pose)")
+    rn.add_argument("--frames", default="0",
+                    help="frame numbers: 0 | 0,10,20 | 0:30 | 0:30:5 | all (default 0)")
+    rn.add_argument("--fps", type=_positive(float), help="frames per second (default: the rig's fps)")
+    rn.add_argument("--skin", help="skin name or id")
+    rn.add_argument("-o", "--output", required=True, help="out.png, out.gif, ...")
+    rn.add_argument("--scale", type=_positive(float), default=1.0, help="pixels per artboard pixel (default 1)")
+    rn.add_argument("--size", type=_size, help="resize every frame to WIDTHxHEIGHT")
+    rn.add_argument("--fit", action="store_true", help="frame the pose instead of the artboard")
+    rn.add_argument("--columns", type=_positive(int), help="frames per row of a sheet")
+    rn.add_argument("--background", help="hex colour (default: the rig's background)")
+    rn.add_argument("--transparent", action="store_true", help="no background")
+    rn.add_argument("--no-bones", action="store_true", help="do not draw the bones")
+    rn.add_argument("--no-attachments", action="store_true", help="do not draw the draw list")
+    rn.add_argument("--no-boxes", action="store_true", help="do not outline clipping masks and bounding boxes")
+    rn.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
+    rn.set_defaults(func=cmd_render)
     return p
 
 
 def main(argv: Optional[List[str]] = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    return args.func(args)
+    try:
+        return args.func(args)
+    except BrokenPipeError:  # `openbone info RIG | head`
+        try:
+            sys.stdout = open(os.devnull, "w")
+        except OSError:
+            pass
+        return 0
+    except KeyboardInterrupt:
+        return _fail("interrupted", 130)
 
 
 if __name__ == "__main__":

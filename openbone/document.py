@@ -210,6 +210,10 @@ class Document:
                 f"{len(self.skins)} skins, {len(self.animations)} animations, "
                 f"{len(self.constraints)} constraints, {len(self.state_machines)} state machines>")
 
+    def _repr_html_(self) -> str:  # notebooks: a summary table and the setup pose (openbone/display.py)
+        from .display import document_repr_html
+        return document_repr_html(self)
+
 
 def loads(data: Union[bytes, bytearray, memoryview, str], source: Optional[str] = None) -> Document:
     """Parse a document from JSON text or .obonb bytes (detected by the ``OBNB`` magic)."""

@@ -9,6 +9,7 @@ import numpy as np
 from . import _core
 from .animation import AnimationAPI
 from .constraints import ConstraintAPI
+from .display import install_draw_item_display
 from .document import Document, OpenBoneError
 from .drawing import DrawAPI
 from .particles import ParticleAPI
@@ -76,3 +77,10 @@ class Instance(AnimationAPI, ConstraintAPI, DrawAPI, ParticleAPI, StateMachineAP
     def __repr__(self) -> str:
         return (f"<openbone.Instance of {self.document.name!r}: skin={self.skin_name!r}, "
                 f"time={self.time:g}>")
+
+    def _repr_png_(self):  # notebooks: a picture of the current pose (openbone/display.py)
+        from .display import instance_repr_png
+        return instance_repr_png(self)
+
+
+install_draw_item_display()  # draw items get a _repr_png_ too (openbone/display.py)

@@ -365,7 +365,13 @@ class Instance:
                           "color": [_num_out(v) for v in s.color],
                           "dark": None if s.dark is None else [_num_out(v) for v in s.dark]})
         return {"step": step, "time": _num_out(time), "bones": bones, "slots": slots,
-                "draw": [], "events": [], "audio": [], "states": []}
+                "draw": _draw(self), "events": [], "audio": [], "states": []}
+
+
+def _draw(inst: "Instance") -> List[Dict[str, Any]]:
+    """§8.4 draw items, from the draw list's own independent oracle (tests/draw_oracle.py)."""
+    import draw_oracle  # late: draw_oracle imports this module
+    return draw_oracle.rounded(draw_oracle.draw_list(inst))
 
 
 # ---------------------------------------------------------------------------

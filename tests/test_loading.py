@@ -135,3 +135,28 @@ def test_document_model_keeps_everything():
     assert doc.state_machines[0].inputs == [("speed", "number")]
     assert doc.state_machines[0].layers == [["idle"]]
     assert (doc.name, doc.width, doc.height, doc.fps) == ("t", 100, 100, 30)
+
+
+def test_save_and_load_both_formats(tmp_path):
+    from conftest import ROOT
+    doc = openbone.load(ROOT / "examples" / "hero.obone")
+    doc.save(tmp_path / "hero.obonb")
+    doc.save(tmp_path / "hero.obone", indent=2)
+    data = (tmp_path / "hero.obonb").read_bytes()
+    assert data[:4] == b"OBNB" and data[4] == 1
+    back_bin = openbone.load(tmp_path / "hero.obonb")
+    back_json = openbone.load(tmp_path / "hero.obone")
+    assert back_bin.json == doc.json == back_json.json
+    # the format is read from the content, not the name
+    (tmp_path / "actually-binary.obone").write_bytes(data)
+    assert openbone.load(tmp_path / "actually-binary.obone").json == doc.json
+    # the binary form is smaller than compact JSON
+    assert len(data) < len(doc.json.encode())
+
+
+def test_truncated_binary_names_the_offset():
+    from conftest import ROOT
+    data = openbone.dumps(openbone.load(ROOT / "examples" / "hero.obone"), binary=True)
+    for cut in (5, 6, len(data) // 2, len(data) - 1):
+        with pytest.raises(openbone.OpenBoneError, match=r"binary: offset \d+"):
+            openbone.loads(data[:cut])

@@ -121,3 +121,21 @@ def test_setup_pose_restores_slot_state():
 def test_instance_requires_a_document():
     with pytest.raises(TypeError):
         openbone.Instance("rig.obone")
+
+
+@pytest.mark.parametrize("mode, linear", [
+    # parent: rotation 30, scaleX 2, scaleY -1 ⇒ P = [a b; c d] = [√3, 0.5; 1, -√3/2],
+    # det = √3·(-√3/2) - 0.5·1 = -2, s = |(a, c)| = 2, u = (√3/2, 1/2).
+    # noRotationOrReflection: Q = [s, 0; 0, |det|/s] = [2, 0; 0, 1]
+    ("noRotationOrReflection", [2, 0, 0, 1]),
+    # noScaleOrReflection: Q = [ux, -uy; uy, ux] (the parent's rotation only)
+    ("noScaleOrReflection", [3 ** 0.5 / 2, -0.5, 0.5, 3 ** 0.5 / 2]),
+])
+def test_spine_inherit_modes_by_hand(mode, linear):
+    d = make_doc({"bones": [{"id": "p", "rotation": 30, "scaleX": 2, "scaleY": -1},
+                            {"id": "c", "parent": "p", "x": 10, "inherit": mode}]})
+    doc = openbone.loads(json.dumps(d))
+    assert doc.bones[1].inherit == mode
+    inst = openbone.Instance(doc)
+    # the child's local matrix is the identity, so world linear = Q; position = P·(10, 0)
+    np.testing.assert_allclose(inst.world[1], linear + [10 * 3 ** 0.5, 10], rtol=0, atol=1e-12)

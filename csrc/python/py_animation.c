@@ -165,6 +165,102 @@ static PyObject *audio_commands(InstanceObject *self, PyObject *unused)
     return list;
 }
 
+/* ---- direct director calls (tools, tests): commands are reported with the next advance ---- */
+
+static int opt_double(PyObject *o, int *has, double *v)
+{
+    *has = o != Py_None;
+    if (!*has) return 0;
+    *v = PyFloat_AsDouble(o);
+    return *v == -1 && PyErr_Occurred() ? -1 : 0;
+}
+
+/* _audio_play(ref, volume=None, rate=None, loop=None, source=None) -> id string | None (unowned, no tag) */
+static PyObject *audio_play(InstanceObject *self, PyObject *args)
+{
+    const char *ref;
+    PyObject *vol = Py_None, *rate = Py_None, *loop = Py_None;
+    NEED_INST(self);
+    if (!PyArg_ParseTuple(args, "s|OOO", &ref, &vol, &rate, &loop)) return NULL;
+    ob_audio_play_opts o;
+    memset(&o, 0, sizeof o);
+    if (opt_double(vol, &o.has_volume, &o.volume) < 0 || opt_double(rate, &o.has_rate, &o.rate) < 0) return NULL;
+    if (loop != Py_None) {
+        o.has_loop = 1;
+        o.loop = PyObject_IsTrue(loop);
+    }
+    o.source = (ob_audio_source){"api", "play"};
+    int32_t id = ob_audio_play(ob_anim_audio(self->inst), ref, &o);
+    if (!id) Py_RETURN_NONE;
+    return play_id(id);
+}
+
+static int parse_play_id(PyObject *o, int32_t *id)
+{
+    const char *s = PyUnicode_AsUTF8(o);
+    int n = 0;
+    if (!s) return -1;
+    if (sscanf(s, "play_%d", &n) != 1) {
+        PyErr_Format(obpy_error, "not an audio instance id: %R", o);
+        return -1;
+    }
+    *id = n;
+    return 0;
+}
+
+/* _audio_stop(id, fade=None) */
+static PyObject *audio_stop(InstanceObject *self, PyObject *args)
+{
+    PyObject *ido, *fade = Py_None;
+    NEED_INST(self);
+    if (!PyArg_ParseTuple(args, "O|O", &ido, &fade)) return NULL;
+    int32_t id;
+    int has;
+    double f = 0;
+    if (parse_play_id(ido, &id) < 0 || opt_double(fade, &has, &f) < 0) return NULL;
+    ob_audio_stop(ob_anim_audio(self->inst), id, has, f);
+    Py_RETURN_NONE;
+}
+
+/* _audio_stop_sound(ref, fade=None) */
+static PyObject *audio_stop_sound(InstanceObject *self, PyObject *args)
+{
+    const char *ref;
+    PyObject *fade = Py_None;
+    NEED_INST(self);
+    if (!PyArg_ParseTuple(args, "s|O", &ref, &fade)) return NULL;
+    int has;
+    double f = 0;
+    if (opt_double(fade, &has, &f) < 0) return NULL;
+    ob_audio_stop_sound(ob_anim_audio(self->inst), ref, has, f);
+    Py_RETURN_NONE;
+}
+
+static PyObject *audio_stop_all(InstanceObject *self, PyObject *unused)
+{
+    (void)unused;
+    NEED_INST(self);
+    ob_audio_stop_all(ob_anim_audio(self->inst));
+    Py_RETURN_NONE;
+}
+
+/* _audio_playing() -> [(id, loop, end)] the director's bookkeeping */
+static PyObject *audio_playing(InstanceObject *self, PyObject *unused)
+{
+    (void)unused;
+    NEED_INST(self);
+    const ob_audio_director *a = ob_anim_audio(self->inst);
+    PyObject *l = PyList_New(a->playing_count);
+    if (!l) return NULL;
+    for (int32_t i = 0; i < a->playing_count; i++) {
+        PyObject *t = Py_BuildValue("(NOd)", play_id(a->playing[i].id), a->playing[i].loop ? Py_True : Py_False,
+                                    a->playing[i].end);
+        if (!t) { Py_DECREF(l); return NULL; }
+        PyList_SET_ITEM(l, i, t);
+    }
+    return l;
+}
+
 /* _anim_counters() -> (starts, completes, events dropped, commands dropped) of the last advance */
 static PyObject *anim_counters(InstanceObject *self, PyObject *unused)
 {
@@ -343,6 +439,11 @@ PyMethodDef obpy_animation_methods[] = {
     {"_audio_commands", (PyCFunction)audio_commands, METH_NOARGS, "_audio_commands() -> [dict] (FORMAT.md shapes)"},
     {"_anim_counters", (PyCFunction)anim_counters, METH_NOARGS,
      "_anim_counters() -> (starts, completes, events dropped, audio commands dropped)"},
+    {"_audio_play", (PyCFunction)audio_play, METH_VARARGS, "_audio_play(ref, volume=None, rate=None, loop=None) -> id | None"},
+    {"_audio_stop", (PyCFunction)audio_stop, METH_VARARGS, "_audio_stop(id, fade=None)"},
+    {"_audio_stop_sound", (PyCFunction)audio_stop_sound, METH_VARARGS, "_audio_stop_sound(ref, fade=None)"},
+    {"_audio_stop_all", (PyCFunction)audio_stop_all, METH_NOARGS, "_audio_stop_all()"},
+    {"_audio_playing", (PyCFunction)audio_playing, METH_NOARGS, "_audio_playing() -> [(id, loop, end time)]"},
     {"bake", (PyCFunction)bake, METH_VARARGS,
      "bake(dt, steps) -> numpy.ndarray (steps, n_bones, 6)\nAdvances `steps` times by dt (summed exactly, §12) "
      "and copies the world [a, b, c, d, x, y] after each, in one C loop."},

@@ -122,7 +122,8 @@ static PyObject *str_or_none(const char *s)
         return list;                                       \
     } while (0)
 
-static const char *INHERIT[] = {"normal", "onlyTranslation", "noRotation", "noScale"};
+static const char *INHERIT[] = {"normal", "onlyTranslation", "noRotation", "noScale",
+                                "noRotationOrReflection", "noScaleOrReflection"};
 static const char *BLEND[] = {"normal", "additive", "multiply", "screen"};
 static const char *CON_KIND[] = {"ik", "transform", "path", "physics"};
 static const char *ATT_TYPE[] = {"region", "mesh", "shape", "boundingBox", "point", "text",

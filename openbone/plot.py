@@ -1,0 +1,378 @@
+"""Matplotlib plots for notebooks and debugging (``pip install 'openbone[plot]'``).
+
+* :func:`plot_pose` — the current pose of an instance (draw-list polygons in slot
+  colours, clipping/bounding-box outlines, bones) in skeleton space (y up);
+* :func:`plot_curve` — a §4.3 key curve over 0..1 (``openbone.eval_curve`` when the
+  build has it, else :func:`eval_curve_py`, a plain-Python transcription of §4.3);
+* :func:`plot_timeline` — the keys of one timeline and its sampled value over time (§5);
+* :func:`plot_physics` — the arrays of a physics trace (``inst.trace_physics``) over time;
+* :func:`animate` — a :class:`matplotlib.animation.FuncAnimation` of an instance playing.
+
+Every function takes ``ax=None`` (a new figure) and returns the axes it drew on.
+"""
+from __future__ import annotations
+
+import json
+import math
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from .render import BONE_COLOR, BOX_COLOR, CLIP_COLOR, _boundary_edges, draw_items, outlines, parse_hex
+
+Curve = Union[str, Sequence[float]]
+
+
+def _plt():
+    try:
+        import matplotlib
+        import matplotlib.pyplot as plt
+    except ImportError as e:  # pragma: no cover
+        raise ImportError("openbone.plot needs matplotlib: pip install 'openbone[plot]'") from e
+    return plt
+
+
+def _ax(ax):
+    if ax is None:
+        _, ax = _plt().subplots()
+    return ax
+
+
+# ---- curves (§4.3) ---------------------------------------------------------
+
+def eval_curve_py(curve: Curve, t: Union[float, np.ndarray]) -> Union[float, np.ndarray]:
+    """§4.3 evalCurve in plain Python (a reference for plots and notebooks).
+
+    ``"linear"`` ⇒ t; ``"stepped"`` ⇒ 0 below 1, 1 at t ≥ 1 (the left key holds; sampling
+    handles it, §5); a bezier ``[x1, y1, x2, y2]`` by bisection: first probe s = t, 24
+    halvings, stop when |bx(s) − t| < 1e-6; y is not clamped."""
+    arr = np.asarray(t, dtype=np.float64)
+    flat = arr.reshape(-1)
+    out = np.empty_like(flat)
+    for i, x in enumerate(flat):
+        out[i] = _eval1(curve, float(x))
+    return float(out[0]) if arr.ndim == 0 else out.reshape(arr.shape)
+
+
+def _eval1(curve: Curve, t: float) -> float:
+    if curve is None or curve == "linear":
+        return t
+    if curve == "stepped":
+        return 1.0 if t >= 1 else 0.0
+    x1, y1, x2, y2 = (float(v) for v in curve)
+
+    def bez(s: float, p1: float, p2: float) -> float:
+        u = 1 - s
+        return 3 * u * u * s * p1 + 3 * u * s * s * p2 + s * s * s
+
+    lo, hi, s = 0.0, 1.0, t
+    for _ in range(24):
+        e = bez(s, x1, x2) - t
+        if abs(e) < 1e-6:
+            break
+        if e > 0:
+            hi = s
+        else:
+            lo = s
+        s = (lo + hi) / 2
+    return bez(s, y1, y2)
+
+
+def eval_curve(curve: Curve, t: Union[float, np.ndarray]) -> Union[float, np.ndarray]:
+    """``openbone.eval_curve`` (vectorised, in C) when the build has it, else :func:`eval_curve_py`."""
+    import openbone
+    fn = getattr(openbone, "eval_curve", None)
+    if fn is not None:
+        return fn(curve if isinstance(curve, str) else list(curve), t)
+    return eval_curve_py(curve, t)
+
+
+def plot_curve(curve: Curve, ax=None, samples: int = 401, label: Optional[str] = None, handles: bool = True, **style):
+    """The curve's value over t in [0, 1]; for a bezier also its control polygon."""
+    ax = _ax(ax)
+    t = np.linspace(0.0, 1.0, samples)
+    y = np.asarray(eval_curve(curve, t), dtype=np.float64)
+    name = label if label is not None else (curve if isinstance(curve, str) else f"bezier {list(curve)}")
+    ax.plot(t, y, label=name, **style)
+    if handles and not isinstance(curve, str):
+        x1, y1, x2, y2 = curve
+        ax.plot([0, x1], [0, y1], ":", color="gray", lw=0.8)
+        ax.plot([1, x2], [1, y2], ":", color="gray", lw=0.8)
+        ax.plot([x1, x2], [y1, y2], "o", color="gray", ms=3)
+    ax.set_xlabel("t (fraction of the key span)")
+    ax.set_ylabel("curve value")
+    return ax
+
+
+# ---- timelines (§5) --------------------------------------------------------
+
+def timelines(doc, animation: str) -> List[Dict[str, Any]]:
+    """The raw timeline dicts of ``animation`` (by name, then id) from ``doc.json``."""
+    i = doc.animation_index(animation)
+    if i < 0:
+        raise KeyError(f"no animation {animation!r}")
+    d = json.loads(doc.json)
+    return list((d.get("animations") or [])[i].get("timelines") or [])
+
+
+def _find_timelines(doc, animation: str, target: Union[int, str], prop: Optional[str]) -> List[Dict[str, Any]]:
+    tls = timelines(doc, animation)
+    if isinstance(target, int):
+        return [tls[target]]
+    ids = {target}
+    for items in (doc.bones, doc.slots, doc.constraints):
+        for it in items:
+            if it.name == target or it.id == target:
+                ids.add(it.id)
+    found = [t for t in tls if t.get("id") in ids and (prop is None or t.get("property") == prop)]
+    if not found:
+        raise KeyError(f"animation {animation!r} has no timeline for {target!r}"
+                       + (f" property {prop!r}" if prop else ""))
+    return found
+
+
+def _key_value(v: Any) -> np.ndarray:
+    if isinstance(v, str):
+        return np.asarray(parse_hex(v), dtype=np.float64)
+    if isinstance(v, bool):
+        return np.asarray([float(v)])
+    if isinstance(v, (int, float)):
+        return np.asarray([float(v)])
+    if isinstance(v, list) and all(isinstance(x, (int, float)) for x in v):
+        return np.asarray(v, dtype=np.float64)
+    return np.asarray([np.nan])
+
+
+def sample_timeline(keys: Sequence[Dict[str, Any]], times: np.ndarray) -> np.ndarray:
+    """§5 locate + evalCurve + lerp at each time (values as arrays; colours as RGBA)."""
+    ktimes = np.asarray([float(k.get("time", 0)) for k in keys])
+    vals = [_key_value(k.get("value")) for k in keys]
+    width = max(len(v) for v in vals)
+    vals = [np.pad(v, (0, width - len(v))) for v in vals]
+    out = np.empty((len(times), width))
+    for j, time in enumerate(np.asarray(times, dtype=np.float64)):
+        if time <= ktimes[0]:
+            out[j] = vals[0]
+            continue
+        if time >= ktimes[-1]:
+            out[j] = vals[-1]
+            continue
+        a = int(np.searchsorted(ktimes, time, side="right")) - 1
+        b = a + 1
+        span = ktimes[b] - ktimes[a]
+        f = (time - ktimes[a]) / (span or 1)
+        curve = keys[a].get("curve", "linear")
+        if curve == "stepped":
+            out[j] = vals[a]
+        else:
+            t = float(eval_curve(curve, f))
+            out[j] = vals[a] + (vals[b] - vals[a]) * t
+    return out
+
+
+def plot_timeline(doc, animation: str, target: Union[int, str], prop: Optional[str] = None, ax=None,
+                  samples: int = 400):
+    """Keys (markers) and the interpolated value (lines) of the timelines of ``target`` (a
+    bone/slot/constraint name or id, or a timeline index) in ``animation``; ``prop``
+    picks one property.  Keys are read from ``doc.json``; the value between them follows
+    §5 (stepped holds, curves through :func:`eval_curve`)."""
+    ax = _ax(ax)
+    anim = doc.animations[doc.animation_index(animation)]
+    found = _find_timelines(doc, animation, target, prop)
+    end = max([anim.length] + [float(k.get("time", 0)) for t in found for k in t.get("keys") or []])
+    ts = np.linspace(0.0, end if end > 0 else 1.0, samples)
+    for tl in found:
+        keys = tl.get("keys") or []
+        if not keys:
+            continue
+        ys = sample_timeline(keys, ts)
+        kt = [float(k.get("time", 0)) for k in keys]
+        kv = np.stack([_key_value(k.get("value")) for k in keys]) if keys else None
+        label = f"{tl.get('target')} {tl.get('id')} {tl.get('property')}"
+        channels = ys.shape[1]
+        names = "rgba" if isinstance(keys[0].get("value"), str) and channels == 4 else None
+        for c in range(channels):
+            lab = label + (f" {names[c]}" if names else (f"[{c}]" if channels > 1 else ""))
+            line, = ax.plot(ts, ys[:, c], label=lab)
+            if kv is not None and c < kv.shape[1]:
+                ax.plot(kt, kv[:, c], "o", color=line.get_color(), ms=4)
+    ax.axvline(anim.length, color="gray", lw=0.8, ls="--")
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("value")
+    ax.set_title(f"{anim.name}: {target}" + (f".{prop}" if prop else ""))
+    ax.legend(fontsize="small")
+    return ax
+
+
+# ---- pose ------------------------------------------------------------------
+
+def plot_pose(inst, ax=None, bones: bool = True, attachments: bool = True, boxes: bool = True,
+              labels: bool = False, wireframe: bool = False):
+    """The instance's current pose in skeleton space (y up): draw-list triangles filled with
+    their colours (textures are not drawn here; see :func:`openbone.render.render_pose`),
+    outlines, clipping masks (magenta), bounding boxes (green) and bones."""
+    from matplotlib.collections import LineCollection, PolyCollection
+    from matplotlib.patches import Polygon
+    ax = _ax(ax)
+    pts = []
+    if attachments:
+        for item in draw_items(inst):
+            v = np.asarray(item.vertices, dtype=np.float64).reshape(-1, 2)
+            ix = np.asarray(item.indices, dtype=np.int64).reshape(-1)
+            ix = ix[: len(ix) // 3 * 3]
+            if not len(v) or not len(ix) or ix.max() >= len(v):
+                continue
+            color = np.clip(np.asarray(getattr(item, "color", (1, 1, 1, 1)), dtype=np.float64)[:4], 0, 1)
+            tris = v[ix.reshape(-1, 3)]
+            ax.add_collection(PolyCollection(tris, facecolors=[color], edgecolors="none" if not wireframe else
+                                             [(0, 0, 0, 0.3)], linewidths=0.4))
+            edges = [(v[a], v[b]) for a, b in _boundary_edges(ix)]
+            ax.add_collection(LineCollection(edges, colors=[(*(color[:3] * 0.45), 1.0)], linewidths=0.8))
+            pts.append(v)
+    if boxes:
+        for kind, poly in outlines(inst):
+            c = np.asarray(CLIP_COLOR if kind == "clipping" else BOX_COLOR) / 255
+            ax.add_patch(Polygon(poly, closed=True, fill=False, edgecolor=c, lw=1.2,
+                                 ls="--" if kind == "clipping" else "-"))
+            pts.append(poly)
+    if bones:
+        w = np.asarray(inst.world)
+        active = np.asarray(inst.active_bones)
+        bc = np.asarray(BONE_COLOR) / 255
+        for i, b in enumerate(inst.document.bones):
+            if not active[i]:
+                continue
+            a, _, c, _, x, y = w[i]
+            o = np.array([x, y])
+            if b.length > 0:
+                tip = o + np.array([a, c]) * b.length
+                d = tip - o
+                n = float(np.hypot(*d))
+                if n > 1e-9:
+                    side = np.array([-d[1], d[0]]) / n * min(0.18 * n, 4.0)
+                    mid = o + d * 0.15
+                    ax.add_patch(Polygon([o, mid + side, tip, mid - side], closed=True, facecolor=(*bc[:3], 0.45),
+                                         edgecolor=bc, lw=0.8))
+                pts.append(np.array([tip]))
+            ax.plot([x], [y], "o", color=bc, ms=3)
+            pts.append(np.array([o]))
+            if labels:
+                ax.annotate(b.name, (x, y), fontsize=7, color=bc, xytext=(3, 3), textcoords="offset points")
+    if pts:
+        allp = np.concatenate(pts)
+        lo, hi = allp.min(axis=0), allp.max(axis=0)
+        pad = max(10.0, 0.05 * float(max(hi - lo)))
+        ax.set_xlim(lo[0] - pad, hi[0] + pad)
+        ax.set_ylim(lo[1] - pad, hi[1] + pad)
+    ax.set_aspect("equal")
+    ax.set_title(f"{inst.document.name or 'rig'} t={getattr(inst, 'time', 0):g}")
+    return ax
+
+
+# ---- physics ---------------------------------------------------------------
+
+def _trace_fields(trace: Any) -> Dict[str, np.ndarray]:
+    if isinstance(trace, np.ndarray):
+        return {"value": trace}
+    if isinstance(trace, dict):
+        items = trace.items()
+    else:
+        names = getattr(trace, "_fields", None) or [n for n in dir(trace) if not n.startswith("_")]
+        items = ((n, getattr(trace, n)) for n in names)
+    out = {}
+    for k, v in items:
+        if callable(v):
+            continue
+        try:
+            a = np.asarray(v)
+        except Exception:
+            continue
+        if a.dtype.kind in "fiub" and a.ndim >= 1:
+            out[k] = a
+    return out
+
+
+def plot_physics(trace: Any, fields: Optional[Sequence[str]] = None, time: Optional[np.ndarray] = None,
+                 axes=None):
+    """Each numeric array of a physics trace over time, one panel per field.
+
+    ``trace`` is what ``inst.trace_physics(dt, steps)`` returns (a dict or an object with
+    array attributes, first axis = step) or a plain ``(steps, ...)`` array.  The x axis is
+    the trace's ``time``/``times`` field when it has one, else the step number.  Trailing
+    axes are flattened into separate lines (a last axis of 2 is labelled x / y)."""
+    plt = _plt()
+    f = _trace_fields(trace)
+    if time is None:
+        for k in ("time", "times", "t"):
+            if k in f and f[k].ndim == 1:
+                time = f[k]
+                break
+    keys = [k for k in (fields or f.keys()) if k in f and k not in ("time", "times", "t")]
+    if not keys:
+        raise ValueError("the trace has no numeric arrays to plot")
+    if axes is None:
+        fig, axes = plt.subplots(len(keys), 1, figsize=(7, 2.2 * len(keys)), sharex=True, squeeze=False)
+        axes = axes[:, 0]
+    axes = list(np.atleast_1d(axes))
+    for ax, k in zip(axes, keys):
+        a = f[k]
+        n = a.shape[0]
+        x = time[:n] if time is not None and len(time) >= n else np.arange(n)
+        flat = a.reshape(n, -1).astype(np.float64)
+        last = a.shape[-1] if a.ndim > 1 else 1
+        for j in range(flat.shape[1]):
+            if a.ndim == 1:
+                lab = k
+            elif last == 2:
+                lab = f"{k}[{j // 2}].{'xy'[j % 2]}" if flat.shape[1] > 2 else f"{k}.{'xy'[j % 2]}"
+            else:
+                lab = f"{k}[{j}]"
+            ax.plot(x, flat[:, j], label=lab, lw=1)
+        ax.set_ylabel(k)
+        if flat.shape[1] <= 8:
+            ax.legend(fontsize="x-small", loc="best")
+    axes[-1].set_xlabel("time (s)" if time is not None else "step")
+    return axes
+
+
+# ---- animation -------------------------------------------------------------
+
+def animate(inst, animation: Optional[str] = None, frames: Optional[int] = None, fps: Optional[float] = None,
+            ax=None, **pose_kw):
+    """A FuncAnimation that advances ``inst`` by ``1/fps`` per frame and redraws the pose.
+
+    ``animation`` (optional) is started on track 0, looping, first; ``frames`` defaults to
+    the animation's length × fps (60 without one).  Save with ``anim.save("walk.gif")`` or
+    show with ``IPython.display.HTML(anim.to_jshtml())``."""
+    plt = _plt()
+    from matplotlib.animation import FuncAnimation
+    from .bake import frame_count, start_animation
+    doc = inst.document
+    fps = fps or doc.fps or 30.0
+    if animation is not None:
+        start_animation(inst, animation)
+        inst.advance(0.0)
+    if frames is None:
+        ai = doc.animation_index(animation) if animation is not None else -1
+        frames = frame_count(doc.animations[ai].length, fps) if ai >= 0 else 60
+    if ax is None:
+        fig, ax = plt.subplots()
+    else:
+        fig = ax.figure
+    plot_pose(inst, ax=ax, **pose_kw)
+    xlim, ylim = ax.get_xlim(), ax.get_ylim()
+    grow = [min(xlim[0], xlim[1]), max(xlim), min(ylim), max(ylim)]
+
+    def update(k):
+        if k:
+            inst.advance(1.0 / fps)
+        ax.clear()
+        plot_pose(inst, ax=ax, **pose_kw)
+        x, y = ax.get_xlim(), ax.get_ylim()
+        grow[0], grow[1] = min(grow[0], x[0]), max(grow[1], x[1])
+        grow[2], grow[3] = min(grow[2], y[0]), max(grow[3], y[1])
+        ax.set_xlim(grow[0], grow[1])
+        ax.set_ylim(grow[2], grow[3])
+        return []
+
+    return FuncAnimation(fig, update, frames=frames, interval=1000.0 / fps, blit=False)

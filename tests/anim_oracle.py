@@ -1,0 +1,703 @@
+#!/usr/bin/env python3
+"""Independent pure-Python model of animation playback, for expected values.
+
+Written from the specification text (shared/spec/openbone-runtime-spec.txt §4.3, §5,
+§5.1, §5.1a, §5.2, §6, §10, §12 and shared/conformance/FORMAT.md), not from csrc/.
+It reuses only the setup-pose helpers of tests/oracle.py (§4.1/§4.2 boneWorld, §4.5
+parseHex, FORMAT.md rounding).  Each rule is written the way the spec words it, in
+plain dictionaries keyed by ids, without the C code's indices, interning or buffers.
+
+Covered: curves (§4.3), locate/sampleStep/sampleArray (§5), every §5.1 row, the
+§5.1a mix-out, §5.1 localTime, §5.2 eventsBetween / audioKeysBetween, the §6
+AnimationState (tracks, queue, update, apply), the §10 AudioDirector, FORMAT.md case
+running for documents whose constraints do not move bones (the model keeps their live
+values but never solves them) and that draw nothing (draw is written as []).
+
+    python tests/anim_oracle.py            # rewrites conformance/expected/animation.json
+    python tests/anim_oracle.py --check    # exit 1 if it would change
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+from typing import Any, Dict, List, Optional
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+from oracle import IDENTITY, _num_out, bone_world, parse_hex  # noqa: E402
+
+REPO = os.path.dirname(HERE)
+BONE_PROPS = ("x", "y", "rotation", "scaleX", "scaleY", "shearX", "shearY")
+BONE_DEFAULTS = {"x": 0.0, "y": 0.0, "rotation": 0.0, "scaleX": 1.0, "scaleY": 1.0, "shearX": 0.0, "shearY": 0.0}
+
+
+def js_or(v, alt):
+    """JavaScript ``v || alt`` for numbers (0, NaN and None are falsy)."""
+    if v is None or v == 0 or (isinstance(v, float) and math.isnan(v)):
+        return alt
+    return v
+
+
+def wrap_deg(d: float) -> float:
+    """§4.4 wrapDeg."""
+    d = math.fmod(d, 360)
+    if d > 180:
+        d -= 360
+    elif d <= -180:
+        d += 360
+    return d
+
+
+def lerp(a, b, t):
+    return a + (b - a) * t
+
+
+# ---------------------------------------------------------------------------
+# §4.3 curves
+# ---------------------------------------------------------------------------
+
+def bezier(x1, y1, x2, y2, t):
+    """§4.3: bisection only, 24 iterations, first probe s = t, no clamp."""
+    def bx(s):
+        return 3 * (1 - s) ** 2 * s * x1 + 3 * (1 - s) * s ** 2 * x2 + s ** 3
+
+    def by(s):
+        return 3 * (1 - s) ** 2 * s * y1 + 3 * (1 - s) * s ** 2 * y2 + s ** 3
+    lo, hi, s = 0.0, 1.0, t
+    for _ in range(24):
+        e = bx(s) - t
+        if abs(e) < 1e-6:
+            break
+        if e > 0:
+            hi = s
+        else:
+            lo = s
+        s = (lo + hi) / 2
+    return by(s)
+
+
+def eval_curve(curve, t):
+    if curve is None or curve == "linear":
+        return t
+    if curve == "stepped":
+        return 1.0 if t >= 1 else 0.0
+    return bezier(*curve, t)
+
+
+# ---------------------------------------------------------------------------
+# §5 sampling
+# ---------------------------------------------------------------------------
+
+def locate(keys, time):
+    """(a, b, t): b None ⇒ a's value as is."""
+    if time <= keys[0]["time"]:
+        return keys[0], None, 0.0
+    if time >= keys[-1]["time"]:
+        return keys[-1], None, 0.0
+    i = 0
+    for j, k in enumerate(keys):  # the last key with key.time <= time (keys sorted)
+        if k["time"] <= time:
+            i = j
+    a, b = keys[i], keys[i + 1]
+    if a.get("curve") == "stepped":
+        return a, None, 0.0
+    f = (time - a["time"]) / js_or(b["time"] - a["time"], 1)
+    return a, b, eval_curve(a.get("curve"), f)
+
+
+def sample_number(keys, time):
+    a, b, t = locate(keys, time)
+    if b is None:
+        return float(a["value"])
+    return lerp(float(a["value"]), float(b["value"]), t)
+
+
+def sample_step(keys, time):
+    """§5 sampleStep: the left key's value, whatever its curve."""
+    if time <= keys[0]["time"]:
+        return keys[0].get("value")
+    if time >= keys[-1]["time"]:
+        return keys[-1].get("value")
+    i = 0
+    for j, k in enumerate(keys):
+        if k["time"] <= time:
+            i = j
+    return keys[i].get("value")
+
+
+def sample_color(keys, time):
+    a, b, t = locate(keys, time)
+    ca = parse_hex(a["value"])
+    if b is None:
+        return ca
+    cb = parse_hex(b["value"])
+    return [lerp(ca[i], cb[i], t) for i in range(4)]
+
+
+def sample_array(keys, time):
+    a, b, t = locate(keys, time)
+    va = list(a["value"])
+    if b is None:
+        return [float(x) for x in va]
+    vb = list(b["value"])
+    n = max(len(va), len(vb))
+    return [lerp(va[i] if i < len(va) else 0.0, vb[i] if i < len(vb) else 0.0, t) for i in range(n)]
+
+
+def animation_duration(anim) -> float:
+    d = anim.get("duration") or 0
+    if d > 0:
+        return d
+    m = 0.0
+    for tl in anim.get("timelines") or []:
+        for k in tl.get("keys") or []:
+            m = max(m, k["time"])
+    for k in anim.get("events") or []:
+        m = max(m, k["time"])
+    for k in anim.get("audio") or []:
+        m = max(m, k["time"])
+    return m
+
+
+def local_time(anim, total, loop):
+    """§5.1 localTime."""
+    d = animation_duration(anim)
+    if d <= 0:
+        return 0.0
+    if loop:
+        return math.fmod(math.fmod(total, d) + d, d)
+    return min(max(total, 0.0), d)
+
+
+# §5.1a: what blends (the rest switches)
+NON_BLENDING = {("bone", "inherit"), ("slot", "attachment"), ("ik", "bend"), ("ik", "stretch"),
+                ("ik", "compress"), ("particles", "emitting"), ("sequence", "frame"), ("drawOrder", "order")}
+
+
+def blends(tl) -> bool:
+    return (tl["target"], tl["property"]) not in NON_BLENDING
+
+
+def keys_same(anim, tl) -> bool:
+    for o in anim.get("timelines") or []:
+        if (o.get("keys") and o["target"] == tl["target"] and o.get("id") == tl.get("id")
+                and o["property"] == tl["property"] and o.get("attachment") == tl.get("attachment")):
+            return True
+    return False
+
+
+# ---------------------------------------------------------------------------
+# §10 AudioDirector
+# ---------------------------------------------------------------------------
+
+class Audio:
+    def __init__(self, doc):
+        self.doc = doc
+        a = doc.get("audio") or {}
+        self.sounds = a.get("sounds") or []
+        self.assets = a.get("assets") or []
+        self.buses = a.get("buses") or []
+        self.now = 0.0
+        self.n = 0
+        self.playing: List[Dict[str, Any]] = []  # {id, sound, loop, end, fadeOut, owner, tag}
+        self.commands: List[Dict[str, Any]] = []
+
+    def resolve(self, ref):
+        for s in self.sounds:
+            if s.get("id") == ref:
+                return s
+        for s in self.sounds:
+            if s.get("name") == ref:
+                return s
+        asset = None
+        for x in self.assets:
+            if x.get("id") == ref:
+                asset = x
+                break
+        if asset is None:
+            for x in self.assets:
+                if x.get("name") == ref:
+                    asset = x
+                    break
+        if asset is None:
+            return None
+        sfx = next((b for b in self.buses if b.get("name") == "sfx"), None)
+        return {"id": asset["id"], "asset": asset["id"], "bus": sfx["id"] if sfx else None, "volume": 1,
+                "rate": 1, "loop": False, "fadeIn": 0, "fadeOut": 0, "_direct": True}
+
+    def asset_duration(self, snd):
+        for x in self.assets:
+            if x.get("id") == snd.get("asset"):
+                return x.get("duration") or 0
+        return 0
+
+    def update(self, dt):
+        self.now += dt
+        self.playing = [p for p in self.playing if not p["end"] <= self.now]
+
+    def play(self, ref, volume=None, rate=None, loop=None, owner=None, tag=None, source=None):
+        snd = self.resolve(ref)
+        if snd is None:
+            return None
+        lp = loop if loop is not None else bool(snd.get("loop", False))
+        if lp and tag is not None:
+            for p in self.playing:
+                if p["owner"] is owner and p["tag"] == tag and p["loop"]:
+                    return None
+        vol = snd.get("volume", 1) * (volume if volume is not None else 1)
+        rt = rate if rate is not None else snd.get("rate", 1)
+        self.n += 1
+        pid = "play_%d" % self.n
+        dur = self.asset_duration(snd)
+        end = math.inf if lp else self.now + (dur / rt if dur > 0 else 10)
+        self.playing.append({"id": pid, "sound": snd, "loop": lp, "end": end, "owner": owner, "tag": tag})
+        self.commands.append({"type": "play", "id": pid, "sound": snd["id"], "asset": snd.get("asset"),
+                              "bus": snd.get("bus"), "volume": vol, "rate": rt, "loop": lp,
+                              "fadeIn": snd.get("fadeIn", 0), "source": source})
+        return pid
+
+    def _stop(self, p, fade):
+        self.playing.remove(p)
+        self.commands.append({"type": "stop", "id": p["id"], "fade": fade})
+
+    def stop_owner(self, owner, fade=0):
+        for p in list(self.playing):
+            if p["owner"] is owner and p["loop"]:
+                self._stop(p, max(fade, p["sound"].get("fadeOut", 0)))
+
+
+# ---------------------------------------------------------------------------
+# The skeleton state the timelines write (§3.1, §5.1)
+# ---------------------------------------------------------------------------
+
+class Skeleton:
+    def __init__(self, doc):
+        self.doc = doc
+        sk = doc["skeleton"]
+        self.bones = []
+        by_id = {}
+        for bd in sk.get("bones") or []:
+            b = {"id": bd["id"], "name": bd.get("name", bd["id"]), "data": bd,
+                 "parent": by_id.get(bd.get("parent")), "world": IDENTITY}
+            self.bones.append(b)
+            by_id.setdefault(bd["id"], b)
+        self.bone_by_id = by_id
+        self.slots = [s for s in (sk.get("slots") or []) if s.get("bone") in by_id]
+        self.slot_by_id = {}
+        for s in self.slots:
+            self.slot_by_id.setdefault(s["id"], s)
+        self.skins = sk.get("skins") or []
+        self.skin = None
+        self.constraints = {}
+        for kind in ("ik", "transform", "path", "physics"):
+            for c in sk.get(kind) or []:
+                self.constraints.setdefault((kind, c["id"]), c)
+        self.animation_time = None
+        self.set_to_setup_pose()
+        self.update_world_transform()
+
+    def set_to_setup_pose(self):
+        for b in self.bones:
+            b["local"] = {k: float(b["data"].get(k, v)) for k, v in BONE_DEFAULTS.items()}
+            b["inherit"] = b["data"].get("inherit", "normal")
+        self.color = {}
+        self.dark = {}
+        self.attachment = {}
+        for s in self.slots:
+            self.color[s["id"]] = parse_hex(s["color"]) if isinstance(s.get("color"), str) else [1.0] * 4
+            self.dark[s["id"]] = parse_hex(s["dark"]) if isinstance(s.get("dark"), str) else None
+            self.attachment[s["id"]] = s.get("attachment")
+        self.deform: Dict[Any, List[float]] = {}
+        self.sequence_frames: Dict[Any, float] = {}
+        self.draw_order = list(self.slots)
+        self.animation_time = None
+        self.values = {}
+        for (kind, cid), c in self.constraints.items():
+            if kind == "ik":
+                v = {"mix": c.get("mix", 0), "softness": c.get("softness", 0),
+                     "bend": 1 if c.get("bendPositive") else -1,
+                     "stretch": 1 if c.get("stretch") else 0, "compress": 1 if c.get("compress") else 0}
+            elif kind == "transform":
+                v = {"mix": 1, **{p: c.get(p, 0) for p in ("mixRotate", "mixTranslate", "mixScale", "mixShear")}}
+            elif kind == "path":
+                v = {p: c.get(p, 0) for p in ("position", "spacing", "mixRotate", "mixX", "mixY")}
+            else:
+                v = {p: c.get(p, 0) for p in ("inertia", "strength", "damping", "mass", "gravity", "wind", "mix")}
+            self.values[(kind, cid)] = v
+        self.particle_values: Dict[str, Dict[str, Any]] = {}
+
+    def update_world_transform(self):
+        for b in self.bones:
+            if b["parent"] is None:
+                b["world"] = bone_world(IDENTITY, b["local"], "normal")
+            else:
+                b["world"] = bone_world(b["parent"]["world"], b["local"], b["inherit"])
+
+    def get_attachment(self, slot_id, name):
+        if name is None:
+            return None
+        for skin in ([self.skin] if self.skin else []) + self.skins[:1]:
+            att = ((skin.get("attachments") or {}).get(slot_id) or {}).get(name)
+            if att is not None:
+                return att
+        return None
+
+    # ---- §5 applyAnimation --------------------------------------------------
+    def target_exists(self, tl):
+        t = tl["target"]
+        if t == "bone":
+            return tl.get("id") in self.bone_by_id
+        if t in ("slot", "sequence", "particles", "deform"):
+            return tl.get("id") in self.slot_by_id
+        if t in ("ik", "transform", "path", "physics"):
+            return (t, tl.get("id")) in self.constraints
+        return t == "drawOrder"
+
+    def apply_animation(self, anim, time, alpha, mix_out=None):
+        if alpha <= 0:
+            return
+        if alpha >= 0.5 or self.animation_time is None:
+            self.animation_time = time
+        for tl in anim.get("timelines") or []:
+            keys = tl.get("keys") or []
+            if not keys or not self.target_exists(tl):
+                continue
+            a = alpha
+            if mix_out is not None and blends(tl) and not any(keys_same(o, tl) for o in mix_out["into"]):
+                a = mix_out["alpha"]
+            if a <= 0:
+                continue
+            self.apply_timeline(tl, keys, time, a)
+
+    def apply_timeline(self, tl, keys, time, alpha):
+        t, p, tid = tl["target"], tl["property"], tl.get("id")
+        if t == "bone":
+            b = self.bone_by_id[tid]
+            if p == "inherit":
+                if alpha >= 0.5:
+                    b["inherit"] = sample_step(keys, time)
+                return
+            v = sample_number(keys, time)
+            cur = b["local"][p]
+            if alpha >= 1:
+                b["local"][p] = v
+            elif p == "rotation":
+                b["local"][p] = cur + wrap_deg(v - cur) * alpha  # lerpAngle
+            else:
+                b["local"][p] = lerp(cur, v, alpha)
+        elif t == "slot":
+            if p == "attachment":
+                if alpha >= 0.5:
+                    self.attachment[tid] = sample_step(keys, time)
+                return
+            v = sample_color(keys, time)
+            if p == "color":
+                cur = self.color[tid]
+                self.color[tid] = v if alpha >= 1 else [lerp(cur[i], v[i], alpha) for i in range(4)]
+            else:
+                cur = self.dark[tid] or [0.0, 0.0, 0.0, 1.0]
+                self.dark[tid] = v if alpha >= 1 else [lerp(cur[i], v[i], alpha) for i in range(4)]
+        elif t in ("ik", "transform", "path", "physics"):
+            vals = self.values[(t, tid)]
+            if t == "ik" and p in ("bend", "stretch", "compress"):
+                if alpha >= 0.5:
+                    v = sample_step(keys, time)
+                    vals[p] = (1 if v else 0) if isinstance(v, bool) else v
+                return
+            vals[p] = lerp(js_or(vals.get(p), 0), sample_number(keys, time), alpha)
+        elif t == "particles":
+            pv = self.particle_values.setdefault(tid, {})
+            if p == "emitting":
+                if alpha >= 0.5:
+                    pv["emitting"] = bool(sample_step(keys, time))
+                return
+            att = self.get_attachment(tid, self.attachment[tid])
+            att_rate = att.get("rate", 20) if att and att.get("type") == "particles" else 0
+            pv["rate"] = lerp(js_or(pv.get("rate"), att_rate), sample_number(keys, time), alpha)
+        elif t == "deform":
+            v = sample_array(keys, time)
+            key = (tid, tl.get("attachment"))
+            cur = self.deform.get(key)
+            if cur is not None and alpha < 1:
+                self.deform[key] = [lerp(js_or(cur[i] if i < len(cur) else 0, 0), v[i], alpha)
+                                    for i in range(len(v))]
+            elif cur is None and alpha < 1:
+                self.deform[key] = [x * alpha for x in v]
+            else:
+                self.deform[key] = list(v)
+        elif t == "sequence":
+            if alpha >= 0.5:
+                self.sequence_frames[(tid, tl.get("attachment"))] = sample_number(keys, time)
+        elif t == "drawOrder":
+            if alpha >= 0.5:
+                listed_ids = sample_step(keys, time) or []
+                listed = []
+                for sid in listed_ids:
+                    s = self.slot_by_id.get(sid)
+                    if s is not None and s not in listed:
+                        listed.append(s)
+                order = []
+                it = iter(listed)
+                for s in self.slots:  # setup index i keeps slot i unless slot i is listed
+                    order.append(next(it) if s in listed else s)
+                self.draw_order = order
+
+
+# ---------------------------------------------------------------------------
+# §6 AnimationState
+# ---------------------------------------------------------------------------
+
+class Entry:
+    def __init__(self, anim, loop, delay=0.0, mix=0.2):
+        self.anim = anim
+        self.loop = loop
+        self.time = 0.0
+        self.prev_time = -1e-6
+        self.speed = 1.0
+        self.alpha = 1.0
+        self.mixing_from = None
+        self.mix_time = 0.0
+        self.mix_duration = 0.0
+        self.completed_loops = 0
+        self.delay = delay
+        self.mix = mix
+
+
+def crossed(keys, d, prev, nxt, loop, exists=lambda k: True):
+    """§5.2: the keys fired for (prev, next], key-array order, cycles ascending."""
+    out = []
+    if nxt <= prev:
+        return out
+    for i, k in enumerate(keys):
+        if not exists(k):
+            continue
+        if not loop or d <= 0:
+            if prev < k["time"] <= nxt:
+                out.append(i)
+        else:
+            c = math.floor(prev / d)
+            while c <= math.floor(nxt / d):
+                if prev < c * d + k["time"] <= nxt:
+                    out.append(i)
+                c += 1
+    return out
+
+
+class AnimationState:
+    def __init__(self, doc, sk: Skeleton):
+        self.doc = doc
+        self.sk = sk
+        self.tracks: Dict[int, Optional[Entry]] = {}
+        self.queues: Dict[int, List[Entry]] = {}
+        self.audio = Audio(doc)
+        self.events: List[Dict[str, Any]] = []
+        self.event_by_id = {}
+        for e in doc.get("events") or []:
+            self.event_by_id.setdefault(e["id"], e)
+
+    def set_animation(self, track, anim, loop, mix=0.2):
+        cur = self.tracks.get(track)
+        e = Entry(anim, loop)
+        if cur is not None:
+            self.audio.stop_owner(cur, mix)
+            if mix > 0:
+                e.mixing_from = cur
+                cur.mixing_from = None
+                e.mix_duration = mix
+        self.tracks[track] = e
+        self.queues[track] = []
+
+    def add_animation(self, track, anim, loop, delay=0.0, mix=0.2):
+        if self.tracks.get(track) is None:
+            self.tracks[track] = Entry(anim, loop, delay, mix)
+            return
+        self.queues.setdefault(track, []).append(Entry(anim, loop, delay, mix))
+
+    def update(self, dt):
+        self.audio.update(dt)
+        for ti in sorted(self.tracks):
+            e = self.tracks[ti]
+            if e is None:
+                continue
+            e.prev_time = e.time if e.time > 0 else min(e.prev_time, e.time)
+            e.time += dt * e.speed
+            if e.mixing_from is not None:
+                f = e.mixing_from
+                f.prev_time = f.time
+                f.time += dt * f.speed
+                e.mix_time += dt
+                if e.mix_time >= e.mix_duration:
+                    e.mixing_from = None
+            anim = e.anim
+            d = animation_duration(anim)
+            if dt > 0:
+                akeys = anim.get("audio") or []
+                for i in crossed(akeys, d, e.prev_time, e.time, e.loop):
+                    k = akeys[i]
+                    self.audio.play(k["sound"], volume=k.get("volume"), rate=k.get("rate"), loop=k.get("loop"),
+                                    owner=e, tag="%s#%d" % (anim["id"], i), source="key:" + anim.get("name", anim["id"]))
+                ekeys = anim.get("events") or []
+                for i in crossed(ekeys, d, e.prev_time, e.time, e.loop,
+                                 lambda k: k.get("event") in self.event_by_id):
+                    k = ekeys[i]
+                    ev = self.event_by_id[k["event"]]
+                    if ev.get("audio"):
+                        self.audio.play(ev["audio"], volume=ev.get("volume"), owner=e,
+                                        source="event:" + ev.get("name", ev["id"]))
+                    self.events.append({"name": ev.get("name", ev["id"]), "time": k["time"],
+                                        "int": k["int"] if "int" in k else ev.get("int", 0),
+                                        "float": k["float"] if "float" in k else ev.get("float", 0),
+                                        "string": k["string"] if "string" in k else ev.get("string", "")})
+            if d > 0:
+                loops = math.floor(e.time / d)
+                if (loops > e.completed_loops) if e.loop else (e.prev_time < d <= e.time):
+                    e.completed_loops = loops
+                    if not e.loop:
+                        self.audio.stop_owner(e, 0)
+            q = self.queues.get(ti) or []
+            if q:
+                n = q[0]
+                due = (e.time >= n.delay) if n.delay > 0 else ((not e.loop and e.time >= d)
+                                                               or (e.loop and d > 0 and e.time >= d))
+                if due:
+                    self.audio.stop_owner(e, n.mix)
+                    q.pop(0)
+                    n.mixing_from = e
+                    e.mixing_from = None
+                    n.mix_duration = n.mix
+                    self.tracks[ti] = n
+
+    def apply(self):
+        for ti in sorted(self.tracks):
+            e = self.tracks[ti]
+            if e is None:
+                continue
+            if e.mixing_from is not None:
+                f = e.mixing_from
+                mix = min(1.0, e.mix_time / js_or(e.mix_duration, 1))
+                self.sk.apply_animation(f.anim, local_time(f.anim, f.time, f.loop), e.alpha,
+                                        {"into": [e.anim], "alpha": e.alpha * (1 - mix)})
+                self.sk.apply_animation(e.anim, local_time(e.anim, e.time, e.loop), e.alpha * mix)
+            else:
+                self.sk.apply_animation(e.anim, local_time(e.anim, e.time, e.loop), e.alpha)
+
+
+# ---------------------------------------------------------------------------
+# FORMAT.md runner
+# ---------------------------------------------------------------------------
+
+def find_animation(doc, ref):
+    for a in doc.get("animations") or []:
+        if a.get("name") == ref:
+            return a
+    for a in doc.get("animations") or []:
+        if a.get("id") == ref:
+            return a
+    raise KeyError(ref)
+
+
+class Player:
+    def __init__(self, doc):
+        self.doc = doc
+        self.sk = Skeleton(doc)
+        self.state = AnimationState(doc, self.sk)
+        self.ids: Dict[str, str] = {}
+
+    def advance(self, dt):
+        """§3 pipeline; returns (events, audio commands) of this advance."""
+        self.state.update(dt)
+        self.sk.set_to_setup_pose()
+        self.state.apply()
+        self.sk.update_world_transform()
+        ev, self.state.events = self.state.events, []
+        cmds, self.state.audio.commands = self.state.audio.commands, []
+        return ev, cmds
+
+    def sample(self, step, time, ev, cmds):
+        bones = []
+        for b in self.sk.bones:
+            a, bb, c, d, x, y = b["world"]
+            bones.append({"name": b["name"], "x": _num_out(x), "y": _num_out(y), "a": _num_out(a),
+                          "b": _num_out(bb), "c": _num_out(c), "d": _num_out(d)})
+        slots = []
+        for s in self.sk.draw_order:
+            dk = self.sk.dark[s["id"]]
+            slots.append({"name": s.get("name", s["id"]), "attachment": self.sk.attachment[s["id"]],
+                          "color": [_num_out(v) for v in self.sk.color[s["id"]]],
+                          "dark": None if dk is None else [_num_out(v) for v in dk]})
+        events = [{"name": e["name"], "time": _num_out(e["time"]), "int": _num_out(e["int"]),
+                   "float": _num_out(e["float"]), "string": e["string"]} for e in ev]
+        audio = []
+        for c in cmds:
+            c = dict(c)
+            if c["id"] not in self.ids:
+                self.ids[c["id"]] = "p%d" % (len(self.ids) + 1)
+            c["id"] = self.ids[c["id"]]
+            for k in ("volume", "rate", "fadeIn", "fade"):
+                if k in c:
+                    c[k] = _num_out(c[k])
+            audio.append(c)
+        return {"step": step, "time": _num_out(time), "bones": bones, "slots": slots, "draw": [],
+                "events": events, "audio": audio, "states": []}
+
+
+def run_case(doc, case):
+    p = Player(doc)
+    for t in case.get("tracks") or []:
+        p.state.set_animation(t.get("track", 0), find_animation(doc, t["animation"]), bool(t.get("loop", False)), 0)
+    for q in case.get("queue") or []:
+        p.state.add_animation(q.get("track", 0), find_animation(doc, q["animation"]), bool(q.get("loop", False)),
+                              q.get("delay", 0), q.get("mix", 0.2))
+    samples = []
+    step, time = 0, 0.0
+    for g in case.get("steps") or []:
+        for action in g.get("actions") or []:
+            (kind, a), = action.items()
+            if kind == "setAnimation":
+                p.state.set_animation(a.get("track", 0), find_animation(doc, a["animation"]),
+                                      bool(a.get("loop", False)), a.get("mix", 0.2))
+            elif kind == "addAnimation":
+                p.state.add_animation(a.get("track", 0), find_animation(doc, a["animation"]),
+                                      bool(a.get("loop", False)), a.get("delay", 0), a.get("mix", 0.2))
+            else:
+                raise NotImplementedError(kind)
+        dt = float(g["dt"])
+        for _ in range(int(g.get("repeat", 1))):
+            ev, cmds = p.advance(dt)
+            time += dt
+            step += 1
+            samples.append(p.sample(step, time, ev, cmds))
+    return {"name": case["name"], "samples": samples}
+
+
+def run_case_file(path):
+    with open(path) as f:
+        cases = json.load(f)
+    with open(os.path.join(os.path.dirname(path), cases["document"])) as f:
+        doc = json.load(f)
+    return {"document": cases["document"], "cases": [run_case(doc, c) for c in cases["cases"]]}
+
+
+CASES = os.path.join(REPO, "conformance", "cases", "animation.json")
+EXPECTED = os.path.join(REPO, "conformance", "expected", "animation.json")
+
+
+def dumps(samples) -> str:
+    return json.dumps(samples, indent=1) + "\n"
+
+
+def main(argv):
+    text = dumps(run_case_file(CASES))
+    if "--check" in argv:
+        with open(EXPECTED) as f:
+            return 0 if f.read() == text else 1
+    with open(EXPECTED, "w") as f:
+        f.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
