@@ -83,7 +83,7 @@ void ob_bounds_update(ob_bounds *b, const ob_instance *inst)
     }
 }
 
-int ob_point_in_polygon(const float *v, int32_t n, double x, double y)
+int ob_bounds_point_in_polygon(const float *v, int32_t n, double x, double y)
 {
     /* §9.5 even-odd: toggle on each edge crossing the ray to +x */
     int inside = 0;
@@ -94,7 +94,7 @@ int ob_point_in_polygon(const float *v, int32_t n, double x, double y)
     return inside;
 }
 
-int ob_segments_intersect(double x1, double y1, double x2, double y2, double x3, double y3, double x4, double y4)
+int ob_bounds_segments_intersect(double x1, double y1, double x2, double y2, double x3, double y3, double x4, double y4)
 {
     /* §8.10 segmentsIntersect */
     double d = (x2 - x1) * (y4 - y3) - (y2 - y1) * (x4 - x3);
@@ -118,7 +118,7 @@ int ob_bounds_box_contains_point(const ob_bounds *b, int32_t i, double x, double
 {
     const ob_bounds_box *bx = &b->boxes[i];
     if (x < bx->min_x || x > bx->max_x || y < bx->min_y || y > bx->max_y) return 0;
-    return ob_point_in_polygon(b->vertices + 2 * bx->first_vertex, bx->vertex_count, x, y);
+    return ob_bounds_point_in_polygon(b->vertices + 2 * bx->first_vertex, bx->vertex_count, x, y);
 }
 
 int ob_bounds_box_intersects_segment(const ob_bounds *b, int32_t i, double x1, double y1, double x2, double y2)
@@ -131,8 +131,8 @@ int ob_bounds_box_intersects_segment(const ob_bounds *b, int32_t i, double x1, d
     const float *v = b->vertices + 2 * bx->first_vertex;
     int32_t n = bx->vertex_count;
     for (int32_t k = 0, j = n - 1; k < n; j = k++)  /* edges v[j] → v[k], j starting at the last */
-        if (ob_segments_intersect(x1, y1, x2, y2, v[2 * j], v[2 * j + 1], v[2 * k], v[2 * k + 1])) return 1;
-    return ob_point_in_polygon(v, n, x1, y1);
+        if (ob_bounds_segments_intersect(x1, y1, x2, y2, v[2 * j], v[2 * j + 1], v[2 * k], v[2 * k + 1])) return 1;
+    return ob_bounds_point_in_polygon(v, n, x1, y1);
 }
 
 int32_t ob_bounds_contains_point(const ob_bounds *b, double x, double y, int32_t from)
@@ -153,7 +153,7 @@ static int polygons_cross(const float *a, int32_t na, const float *b, int32_t nb
 {
     for (int32_t i = 0, j = na - 1; i < na; j = i++)
         for (int32_t k = 0, l = nb - 1; k < nb; l = k++)
-            if (ob_segments_intersect(a[2 * j], a[2 * j + 1], a[2 * i], a[2 * i + 1],
+            if (ob_bounds_segments_intersect(a[2 * j], a[2 * j + 1], a[2 * i], a[2 * i + 1],
                                       b[2 * l], b[2 * l + 1], b[2 * k], b[2 * k + 1]))
                 return 1;
     return 0;
@@ -171,8 +171,8 @@ int ob_bounds_intersects_bounds(const ob_bounds *b, const ob_bounds *o, int32_t 
             const float *qv = o->vertices + 2 * q->first_vertex;
             if (p->min_x > q->max_x || p->max_x < q->min_x || p->min_y > q->max_y || p->max_y < q->min_y) continue;
             if (polygons_cross(pv, p->vertex_count, qv, q->vertex_count) ||
-                ob_point_in_polygon(qv, q->vertex_count, pv[0], pv[1]) ||
-                ob_point_in_polygon(pv, p->vertex_count, qv[0], qv[1])) {
+                ob_bounds_point_in_polygon(qv, q->vertex_count, pv[0], pv[1]) ||
+                ob_bounds_point_in_polygon(pv, p->vertex_count, qv[0], qv[1])) {
                 *mine = i;
                 *theirs = j;
                 return 1;

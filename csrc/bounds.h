@@ -42,8 +42,8 @@ int32_t ob_bounds_intersects_segment(const ob_bounds *b, double x1, double y1, d
 int ob_bounds_intersects_bounds(const ob_bounds *b, const ob_bounds *other, int32_t *mine, int32_t *theirs);
 
 /* §9.5 core/math.ts:pointInPolygon, even-odd, n vertices (x, y pairs). */
-int ob_point_in_polygon(const float *v, int32_t n, double x, double y);
+int ob_bounds_point_in_polygon(const float *v, int32_t n, double x, double y);
 /* §8.10 segmentsIntersect(p1, p2, p3, p4), doubles. */
-int ob_segments_intersect(double x1, double y1, double x2, double y2, double x3, double y3, double x4, double y4);
+int ob_bounds_segments_intersect(double x1, double y1, double x2, double y2, double x3, double y3, double x4, double y4);
 
 #endif

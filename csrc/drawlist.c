@@ -12,8 +12,8 @@
 #include "attachment_vertices.h"
 #include "drawlist.h"
 #include "earcut.h"
+#include "particles.h"
 
-#define OB_MAX_PARTICLES 16383  /* §8.8 geometry: at most 16383 particles */
 
 /* ---- geometry helpers (§8.2, §8.6, §8.7) --------------------------- */
 
@@ -71,13 +71,6 @@ static int32_t packed_polygon_count(const ob_document *doc, const ob_attachment 
     return r && r->polygon_count >= 3 ? r->polygon_count : 0;  /* §8.7 used when length ≥ 6 */
 }
 
-static int32_t particle_cap(const ob_attachment *a)
-{
-    double m = a->particles ? ceil(a->particles->max_particles) : 0;
-    if (!(m > 0)) return 0;
-    return m > OB_MAX_PARTICLES ? OB_MAX_PARTICLES : (int32_t)m;
-}
-
 /* What one attachment can need when drawn: vertices, indices, per-vertex
 ** colours, mask vertices and mask indices. */
 static void attachment_need(const ob_document *doc, const ob_draw_state *ds, int32_t ai, int32_t need[5])
@@ -104,12 +97,8 @@ static void attachment_need(const ob_document *doc, const ob_draw_state *ds, int
         need[0] = 4;
         need[1] = 6;
         break;
-    case OB_ATT_PARTICLES: {
-        int32_t m = particle_cap(a);
-        need[0] = need[2] = 4 * m;
-        need[1] = 6 * m;
+    case OB_ATT_PARTICLES:  /* sized at the first build (ob_particles_max_quads) */
         break;
-    }
     case OB_ATT_CLIPPING:
         need[3] = ob_attachment_world_vertex_count(a);
         need[4] = ds->tri_start[ai] >= 0 ? ds->tri_count[ai] : (need[3] >= 3 ? 3 * need[3] : 0);
@@ -491,6 +480,52 @@ static int draw_sequence(ob_instance *inst, int32_t slot, int32_t ai)
     return 0;
 }
 
+/* §8.8 particleItem: the particles issue writes the geometry (particles.c). */
+static int draw_particles(ob_instance *inst, int32_t slot, int32_t ai)
+{
+    const ob_document *doc = inst->doc;
+    ob_draw_state *ds = inst->draw;
+    int32_t cap = ob_particles_max_quads(inst, slot);
+    if (cap <= 0) return 0;
+    if (reserve(ds, 4 * cap, 6 * cap, 4 * cap) < 0) return -1;
+    int32_t tex, fv = ds->vertex_count;
+    int32_t n = ob_particles_geometry(inst, slot, ds->vertices + 2 * fv, ds->uvs + 2 * fv,
+                                      ds->colors + 4 * (size_t)ds->color_count, ds->indices + ds->index_count,
+                                      (uint32_t)fv, &tex);
+    if (n <= 0) return 0;  /* no emitter for this attachment or no particle drawn */
+    ob_draw_item *it = begin_item(inst, slot, ai, &inst->slot_color[4 * slot], tex, 4 * n, 6 * n);
+    if (!it) return -1;
+    it->blend = doc->attachments[ai].particles->blend;  /* §8.4 particles: attachment blend */
+    it->first_color = ds->color_count;                  /* colors per vertex */
+    ds->color_count += 4 * n;
+    return 0;
+}
+
+/* Adds every slot's particle capacity to the buffers, once (the particle
+** state is created after the draw state). */
+static int size_particles(ob_instance *inst)
+{
+    ob_draw_state *ds = inst->draw;
+    int64_t quads = 0;
+    for (int32_t s = 0; s < inst->doc->slot_count; s++) {
+        int32_t q = ob_particles_max_quads(inst, s);
+        if (q > 0) quads += q;
+    }
+    ds->particles_sized = 1;
+    if (quads == 0) return 0;
+    if (quads > INT32_MAX / 8) return -1;
+    uint64_t g = ds->growths;
+    int32_t q = (int32_t)quads;
+    int32_t nv = ds->vertex_capacity + 4 * q, ni = ds->index_capacity + 6 * q, nc = ds->color_capacity + 4 * q;
+    ds->vertex_count = ds->vertex_capacity;  /* grow to exactly these sizes */
+    ds->index_count = ds->index_capacity;
+    ds->color_count = ds->color_capacity;
+    int rc = reserve(ds, nv - ds->vertex_capacity, ni - ds->index_capacity, nc - ds->color_capacity);
+    ds->vertex_count = ds->index_count = ds->color_count = 0;
+    ds->growths = g;  /* sizing, not a per-frame growth */
+    return rc;
+}
+
 static ob_tvalue lookup_cb(void *ud, const char *name) { return ob_text_lookup((const ob_instance *)ud, name); }
 
 static int draw_text(ob_instance *inst, int32_t slot, int32_t ai)
@@ -611,6 +646,7 @@ int32_t ob_draw_build(ob_instance *inst)
 {
     const ob_document *doc = inst->doc;
     ob_draw_state *ds = inst->draw;
+    if (!ds->particles_sized && size_particles(inst) < 0) return -1;
     ds->item_count = ds->vertex_count = ds->index_count = ds->color_count = ds->mask_count = 0;
     ds->text_length = 0;
     int32_t mask_slot = -1, mask_att = -1, mask_end = -1, mask_index = -1;
@@ -638,7 +674,7 @@ int32_t ob_draw_build(ob_instance *inst)
             case OB_ATT_SEQUENCE: rc = draw_sequence(inst, slot, ai); break;
             case OB_ATT_TEXT: rc = draw_text(inst, slot, ai); break;
             case OB_ATT_SHAPE: rc = draw_shape(inst, slot, ai); break;
-            case OB_ATT_PARTICLES: break;  /* §8.8: the particles issue writes its items here */
+            case OB_ATT_PARTICLES: rc = draw_particles(inst, slot, ai); break;
             default: break;                /* boundingBox, point, path: nothing */
             }
         }

@@ -64,6 +64,7 @@ typedef struct ob_draw_state {
     struct ob_earcut_ctx *earcut; /* weighted clipping masks (world earcut) */
     double *scratch;             /* 2 doubles per vertex of the largest polygon */
     int32_t scratch_pairs;
+    int particles_sized;         /* particle capacity added (first build) */
     int32_t *seq_input;          /* per attachment: sequence input (machine << 16 | input), -1 */
 } ob_draw_state;
 

@@ -25,7 +25,7 @@ void ob_sm_pointer(ob_instance *inst, ob_sm_pointer_type type, double x, double 
 }
 
 /* core/math.ts pointInPolygon: even-odd rule, edges (v[j] → v[i]), j the previous vertex */
-int ob_point_in_polygon(const float *v, int32_t n, double x, double y)
+static int point_in_polygon(const float *v, int32_t n, double x, double y)
 {
     int inside = 0;
     for (int32_t i = 0, j = n - 1; i < n; j = i++) {
@@ -153,7 +153,7 @@ int ob_sm_hit_test(ob_instance *inst, int32_t slot, double x, double y)
     if (a < 0) a = cur;
     if (a < 0) return 0;
     int32_t n = hit_polygon(inst, slot, &doc->attachments[a]);
-    return ob_point_in_polygon(inst->sm->hit_vertices, n, x, y);
+    return point_in_polygon(inst->sm->hit_vertices, n, x, y);
 }
 
 /* ---- actions --------------------------------------------------------- */

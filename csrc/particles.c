@@ -11,6 +11,10 @@
 /* Buffers larger than this are not preallocated; they grow on demand. */
 #define PREALLOC_LIMIT 65536
 
+/* JS Math.min / Math.max of two numbers: NaN if either is NaN. */
+static double js_min(double a, double b) { return a != a || b != b ? NAN : a < b ? a : b; }
+static double js_max(double a, double b) { return a != a || b != b ? NAN : a > b ? a : b; }
+
 /* ---- creation ----------------------------------------------------- */
 
 /* Particles a buffer may need for settings p: alive stays below
@@ -94,7 +98,7 @@ static int emitter_reserve(ob_particle_state *st, ob_emitter *e)
 {
     if (e->count < e->capacity) return 1;
     int32_t cap = e->capacity > 0 ? e->capacity * 2 : 64;
-    ob_particle *p = realloc(e->particles, (size_t)cap * sizeof *p);
+    ob_emitter_particle *p = realloc(e->particles, (size_t)cap * sizeof *p);
     if (!p) return 0;
     e->particles = p;
     e->capacity = cap;
@@ -149,8 +153,7 @@ static void spawn(ob_particle_state *st, ob_emitter *e, const ob_particle_settin
             vy = uy * k;
         }
     }
-    double life = ob_rng_range(r, d->lifetime.min, d->lifetime.max);
-    if (!(life >= 1e-3)) life = 1e-3;  /* max(1e-3, ·) */
+    double life = js_max(1e-3, ob_rng_range(r, d->lifetime.min, d->lifetime.max));
     double size0 = ob_rng_range(r, d->start_size.min, d->start_size.max);
     double size1 = ob_rng_range(r, d->end_size.min, d->end_size.max);
     double rot0 = ob_rng_range(r, d->start_rotation.min, d->start_rotation.max);
@@ -163,7 +166,7 @@ static void spawn(ob_particle_state *st, ob_emitter *e, const ob_particle_settin
         px += vx * pre_age;
         py += vy * pre_age;
     }
-    ob_particle p = {(float)px, (float)py, (float)vx, (float)vy, (float)age, (float)life,
+    ob_emitter_particle p = {(float)px, (float)py, (float)vx, (float)vy, (float)age, (float)life,
                      (float)size0, (float)size1, (float)rot0, (float)rot1, (float)spin};
     if (!(p.age < p.life)) return;  /* keep if age < life */
     if (!emitter_reserve(st, e)) return;
@@ -178,7 +181,7 @@ static void emitter_advance(ob_particle_state *st, ob_emitter *e, const ob_parti
     double damp = d->drag > 0 ? exp(-d->drag * h) : 1;
     int32_t alive = 0;
     for (int32_t i = 0; i < e->count; i++) {
-        ob_particle p = e->particles[i];
+        ob_emitter_particle p = e->particles[i];
         p.age = (float)((double)p.age + h);
         if (p.age >= p.life) continue;  /* drop if age ≥ life */
         p.vy = (float)((double)p.vy - d->gravity * h);
@@ -196,7 +199,7 @@ static void emitter_advance(ob_particle_state *st, ob_emitter *e, const ob_parti
     double burst = e->pending, streamed = 0;
     e->pending = 0;
     if (active) {
-        e->acc += (rate > 0 ? rate : 0) * h;  /* max(0, rate)·h */
+        e->acc += js_max(0, rate) * h;
         streamed = floor(e->acc);
         e->acc -= streamed;
         double start = e->cycle, end = start + h;
@@ -210,10 +213,9 @@ static void emitter_advance(ob_particle_state *st, ob_emitter *e, const ob_parti
         }
         e->cycle = wraps ? (d->loop ? (rest > 0 ? rest : 0) : d->duration) : end;
     }
-    double room = d->max_particles - alive;
-    if (!(room > 0)) room = 0;
-    double nb = burst < room ? burst : room;
-    double ns = streamed < room - nb ? streamed : room - nb;
+    double room = js_max(0, d->max_particles - alive);
+    double nb = js_min(burst, room);
+    double ns = js_min(streamed, room - nb);
     double lx = e->has_last ? e->last_x : m.x, ly = e->has_last ? e->last_y : m.y;
     for (double i = 0; i < nb; i++) spawn(st, e, d, m, 0, m.x, m.y);
     for (double i = 0; i < ns; i++) {
@@ -451,10 +453,12 @@ int32_t ob_particles_geometry(const ob_instance *inst, int32_t slot, float *vert
     double frac = inst->particles->frac;
     int local = d->local_space;
     double size_scale = local ? sqrt(fabs(m.a * m.d - m.b * m.c)) : 1;
-    int32_t n = e->count < OB_PARTICLES_MAX_DRAWN ? e->count : OB_PARTICLES_MAX_DRAWN;
+    /* at most 16383; also never more than the caller's buffers hold (max_quads, only
+    ** smaller than the count for documents whose bursts break the maxParticles bound) */
+    int32_t n = e->count < inst->particles->max_quads[slot] ? e->count : inst->particles->max_quads[slot];
     int32_t q = 0;
     for (int32_t i = 0; i < n; i++) {
-        const ob_particle *p = &e->particles[i];
+        const ob_emitter_particle *p = &e->particles[i];
         double life = p->life;
         double age = (double)p->age + frac;
         if (age > life) age = life;
@@ -469,9 +473,7 @@ int32_t ob_particles_geometry(const ob_instance *inst, int32_t slot, float *vert
             vx = ux;
             vy = uy;
         }
-        double size = (double)p->size0 + ((double)p->size1 - (double)p->size0) * t;
-        if (size < 0) size = 0;
-        size *= size_scale;
+        double size = js_max(0, (double)p->size0 + ((double)p->size1 - (double)p->size0) * t) * size_scale;
         double c[4];
         gradient(d, t, c);
         double alpha = c[3] * tint[3];

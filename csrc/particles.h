@@ -23,11 +23,11 @@
 /* §8.8 geometry draws at most this many particles per item. */
 #define OB_PARTICLES_MAX_DRAWN 16383
 
-typedef struct ob_particle {     /* §12: float32 particle buffer */
+typedef struct ob_emitter_particle {     /* §12: float32 particle buffer */
     float x, y, vx, vy;          /* world space, or slot-bone space when local */
     float age, life;
     float size0, size1, rot0, rot1, spin;
-} ob_particle;
+} ob_emitter_particle;
 
 typedef struct ob_emitter {
     int32_t attachment;          /* doc attachment index, -1 = no emitter */
@@ -38,7 +38,7 @@ typedef struct ob_emitter {
     int has_last;
     double last_x, last_y;
     int32_t count, capacity;
-    ob_particle *particles;      /* the slot's buffer */
+    ob_emitter_particle *particles;      /* the slot's buffer */
 } ob_emitter;
 
 typedef struct ob_particle_state {

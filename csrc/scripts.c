@@ -107,9 +107,22 @@ static void call_all(ob_instance *inst, const char *fn, const char *args, int st
     }
 }
 
+/* Whether any script is loaded (formatting arguments costs more than a frame). */
+static int loaded(const ob_sm_state *sm)
+{
+    if (!sm->host) return 0;
+    for (int32_t i = 0; i < sm->machine->script_count; i++)
+        if (sm->machine_scripts[i] >= 0) return 1;
+    for (int32_t li = 0; li < sm->machine->layer_count; li++)
+        if (sm->layers[li].script_count) return 1;
+    return 0;
+}
+
+int ob_scripts_loaded(const ob_instance *inst) { return inst->sm && loaded(inst->sm); }
+
 void ob_scripts_update(ob_instance *inst, double dt)
 {
-    if (!inst->sm->host) return;
+    if (!loaded(inst->sm)) return;
     char args[OB_JSNUM_CAP + 4];
     char num[OB_JSNUM_CAP];
     ob_js_to_string(dt, num, sizeof num);
@@ -119,7 +132,7 @@ void ob_scripts_update(ob_instance *inst, double dt)
 
 void ob_scripts_pointer(ob_instance *inst, const char *type, double x, double y)
 {
-    if (!inst->sm->host) return;
+    if (!loaded(inst->sm)) return;
     char args[2 * OB_JSNUM_CAP + 64], nx[OB_JSNUM_CAP], ny[OB_JSNUM_CAP];
     ob_js_to_string(x, nx, sizeof nx);
     ob_js_to_string(y, ny, sizeof ny);

@@ -55,6 +55,8 @@ void ob_scripts_event(ob_instance *inst, const char *json_event);
 void ob_scripts_run(ob_instance *inst, int32_t script, const char *fn);
 /// §9.1 step 9: bone props, slot colour and attachment overrides.
 void ob_scripts_apply_overrides(ob_instance *inst);
+/// Whether any machine or state script is loaded.
+int ob_scripts_loaded(const ob_instance *inst);
 /// Frees every handle (instance freed / machine replaced).
 void ob_scripts_release(ob_instance *inst);
 

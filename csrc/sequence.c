@@ -3,6 +3,7 @@
 
 #include "atlas.h"
 #include "drawlist.h"
+#include "state_machine.h"
 
 int ob_sequence_input_value(const ob_instance *inst, const ob_attachment *att, double *v)
 {
@@ -10,9 +11,10 @@ int ob_sequence_input_value(const ob_instance *inst, const ob_attachment *att, d
     const ob_draw_state *ds = inst->draw;
     int32_t code = ds ? ds->seq_input[att - doc->attachments] : -1;
     if (code < 0) return 0;
+    /* §8.6 input set: the number input's value (skeleton.inputValues, §9.1
+    ** step 10, while a machine runs), else its default */
+    if (ob_sm_input_number(inst, att->input_ref, v)) return 1;
     const ob_input_data *in = &doc->machines[code >> 16].inputs[code & 0xffff];
-    /* §8.6 "input set (number input value, else its default)".  The running
-    ** state machine's value: the state-machine issue adds its lookup here. */
     if (in->def.kind == OB_VAL_NUMBER) { *v = in->def.number; return 1; }
     if (in->def.kind == OB_VAL_BOOL) { *v = in->def.number != 0; return 1; }
     return 0;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "constraints.h"
+#include "state_machine.h"
 #include "timeline.h"
 
 /* §7.5 input ? inputValues[input] ‖ first state-machine default for that
@@ -13,6 +14,8 @@ double ob_slider_input_value(const ob_instance *inst, const char *input_id)
 {
     const ob_document *doc = inst->doc;
     if (!input_id) return 0;
+    double live;  /* state_machine.c: skeleton.inputValues (§9.1 step 10) ‖ ... */
+    if (ob_sm_input_number(inst, input_id, &live) && live != 0 && live == live) return live;
     for (int32_t m = 0; m < doc->machine_count; m++)
         for (int32_t i = 0; i < doc->machines[m].input_count; i++) {
             const ob_input_data *in = &doc->machines[m].inputs[i];

@@ -154,7 +154,7 @@ void ob_sm_log_record(ob_instance *inst, const char *type, const char *text, int
 {
     ob_sm_state *sm = inst->sm;
     if (!sm) return;
-    if (sm->log_count >= 100000 ||
+    if (sm->log_count >= 10000 ||
         grow((void **)&sm->log, &sm->log_capacity, sm->log_count + 1, sizeof *sm->log) < 0) {
         sm->log_dropped++;
         return;
@@ -824,7 +824,7 @@ static size_t json_raw(char *out, size_t cap, size_t n, const char *s)
 static void event_to_scripts(ob_instance *inst, const ob_sm_event *e)
 {
     ob_sm_state *sm = inst->sm;
-    if (!sm->host) return;
+    if (!sm->host || !ob_scripts_loaded(inst)) return;
     const ob_sm_pool *p = &sm->report_pool;
     char buf[2048];
     size_t cap = sizeof buf - 1, n = 0;

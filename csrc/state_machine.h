@@ -182,8 +182,6 @@ void ob_sm_pointer(ob_instance *inst, ob_sm_pointer_type type, double x, double 
 void ob_sm_process_pointer(ob_instance *inst);
 /// §9.5 hitTest(slot) on the current world pose.
 int ob_sm_hit_test(ob_instance *inst, int32_t slot, double x, double y);
-/// core/math.ts pointInPolygon (even-odd) over n points (x, y pairs).
-int ob_point_in_polygon(const float *xy, int32_t n, double x, double y);
 
 /* ---- bindings.c (§9.6) ---------------------------------------------- */
 

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "drawlist.h"
+#include "state_machine.h"
 
 static ob_tvalue input_value(const ob_input_data *in)
 {
@@ -18,9 +19,9 @@ static ob_tvalue input_value(const ob_input_data *in)
 ob_tvalue ob_text_lookup(const ob_instance *inst, const char *name)
 {
     const ob_document *doc = inst->doc;
-    /* §8.9 with a running state machine: its input by id or name (triggers
-    ** read false).  The state-machine issue adds that branch here, before the
-    ** document defaults below. */
+    /* §8.9 with a running state machine: its input by id or name (triggers read false) */
+    ob_tvalue v;
+    if (ob_sm_text_lookup(inst, name, &v)) return v;
 
     /* §8.9 without one: the default of the first non-trigger input with that
     ** name across state machines */

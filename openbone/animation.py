@@ -65,10 +65,18 @@ class AnimationAPI:
         return [self.track(i) for i in range(self.track_count)]
 
     # ---- events and audio of the last advance ----------------------------
+    def _machine_runs(self) -> bool:
+        """With a state machine (§9.1) its advance replaces the AnimationState: the
+        reports below are then the machine's (StateMachineAPI.sm_*)."""
+        return getattr(self, "state_machine", None) is not None and hasattr(self, "sm_events")
+
     @property
     def events(self) -> List[Dict[str, Any]]:
         """Events of the last advance in emission order (§5.2, §10), including those
-        emitted by calls made before it: ``{name, time, int, float, string, animation}``."""
+        emitted by calls made before it: ``{name, time, int, float, string, animation}``.
+        With a state machine running, the machine's events."""
+        if self._machine_runs():
+            return self.sm_events
         doc = self.document
         out = []
         for ev, anim, time, i, f, s, track in self._events():
@@ -79,11 +87,15 @@ class AnimationAPI:
     @property
     def audio_commands(self) -> List[Dict[str, Any]]:
         """Audio commands of the last advance (FORMAT.md shapes, real ids ``play_<n>``)."""
+        if self._machine_runs():
+            return self.sm_audio_commands
         return self._audio_commands()
 
     def conformance_audio(self) -> List[Dict[str, Any]]:
         """The last advance's audio commands with ids renumbered ``p1, p2, ...`` per instance
-        in order of first appearance (FORMAT.md)."""
+        in order of first appearance (FORMAT.md).  With a state machine, the machine's."""
+        if self._machine_runs():
+            return self.sm_conformance_audio()
         ids = self.__dict__.setdefault("_audio_ids", {})
         out = []
         for c in self._audio_commands():

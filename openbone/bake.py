@@ -14,10 +14,13 @@ Arrays written (``F`` frames, ``B`` bones, ``S`` slots):
 * ``slot_colors`` ``(F, S, 4)``, ``draw_order`` ``(F, S)`` (slot indices, back to front);
 * the draw list of every frame, concatenated (only when the build has
   ``inst.draw_list()``): ``draw_vertices`` ``(V, 2)`` float32, ``draw_uvs``
-  ``(V, 2)``, ``draw_indices`` ``(K,)`` (relative to the item's first vertex), and
-  one row per item: ``item_frame``, ``item_slot``, ``item_vertex_start``,
-  ``item_vertex_count``, ``item_index_start``, ``item_index_count``,
-  ``item_color`` ``(I, 4)``; ``frame_items`` ``(F + 1,)`` offsets into the items;
+  ``(V, 2)``, ``draw_indices`` ``(K,)`` uint32 into ``draw_vertices`` (so item r's
+  triangles are ``draw_vertices[draw_indices[s:s + c]]`` with ``s, c`` its index start
+  and count), and one row per item: ``item_frame``, ``item_slot`` (document slot
+  index), ``item_vertex_start``, ``item_vertex_count``, ``item_index_start``,
+  ``item_index_count``, ``item_color`` ``(I, 4)``; ``frame_items`` ``(F + 1,)``
+  offsets into the items (frame k's items are rows ``frame_items[k]:frame_items[k+1]``).
+  Built from ``inst.draw_batch()`` (one C call per frame) when the build has it.
 * names: ``bone_names``, ``slot_names``, ``animation``, ``skin``, ``fps``, ``rig``.
 """
 from __future__ import annotations
@@ -162,7 +165,9 @@ def bake(doc: Union[Document, str, os.PathLike], animation: Optional[str] = None
         verts: List[np.ndarray] = []
         uvs: List[np.ndarray] = []
         idx: List[np.ndarray] = []
-        rows: List[tuple] = []
+        rows: List[np.ndarray] = []
+        colors_i: List[np.ndarray] = []
+        batched = hasattr(inst, "draw_batch")
         frame_items = np.zeros(frames + 1, dtype=np.int64)
         nv = ni = 0
         bar = _progress(frames, progress, f"bake {doc.name or 'rig'}")
@@ -173,20 +178,42 @@ def bake(doc: Union[Document, str, os.PathLike], animation: Optional[str] = None
                 world[k] = inst.world
             colors[k] = inst.slot_colors
             order[k] = inst.draw_order
-            if draw:
+            if draw and batched:
+                b = inst.draw_batch()  # this frame's list in shared arrays; copied (C reuses them)
+                it = b.items
+                n_items = len(it["slot"])
+                verts.append(np.array(b.vertices, dtype=np.float32).reshape(-1, 2))
+                uvs.append(np.array(b.uvs, dtype=np.float32).reshape(-1, 2))
+                idx.append(np.asarray(b.indices, dtype=np.uint32) + np.uint32(nv))
+                cols = np.empty((n_items, 6), dtype=np.int64)
+                cols[:, 0] = k
+                cols[:, 1] = it["slot"]
+                cols[:, 2] = np.asarray(it["first_vertex"]) + nv
+                cols[:, 3] = it["vertex_count"]
+                cols[:, 4] = np.asarray(it["first_index"]) + ni
+                cols[:, 5] = it["index_count"]
+                rows.append(cols)
+                colors_i.append(np.asarray(it["color"], dtype=np.float32).reshape(-1, 4))
+                nv += len(verts[-1])
+                ni += len(idx[-1])
+                frame_items[k + 1] = frame_items[k] + n_items
+            elif draw:
                 for item in inst.draw_list():
                     v = np.asarray(item.vertices, dtype=np.float32).reshape(-1, 2)
                     u = getattr(item, "uvs", None)
                     u = np.zeros_like(v) if u is None else np.asarray(u, dtype=np.float32).reshape(-1, 2)
-                    ix = np.asarray(item.indices, dtype=np.uint32).reshape(-1)
+                    ix = np.asarray(item.indices, dtype=np.uint32).reshape(-1) + np.uint32(nv)
                     verts.append(v)
                     uvs.append(u)
                     idx.append(ix)
-                    rows.append((k, _as_slot_index(doc, getattr(item, "slot", None)), nv, len(v), ni, len(ix),
-                                 tuple(np.asarray(getattr(item, "color", (1, 1, 1, 1)), dtype=np.float32)[:4])))
+                    rows.append(np.array([[k, _as_slot_index(doc, getattr(item, "slot", None)), nv, len(v), ni,
+                                           len(ix)]], dtype=np.int64))
+                    colors_i.append(np.asarray(getattr(item, "color", (1, 1, 1, 1)), dtype=np.float32)[:4]
+                                    .reshape(1, 4))
                     nv += len(v)
                     ni += len(ix)
-                frame_items[k + 1] = len(rows)
+                    frame_items[k + 1] = frame_items[k + 1] + 1
+                frame_items[k + 1] += frame_items[k]
             if bar is not None:
                 bar.update(1)
         if bar is not None:
@@ -200,11 +227,12 @@ def bake(doc: Union[Document, str, os.PathLike], animation: Optional[str] = None
             out["draw_vertices"] = np.concatenate(verts) if verts else np.zeros((0, 2), np.float32)
             out["draw_uvs"] = np.concatenate(uvs) if uvs else np.zeros((0, 2), np.float32)
             out["draw_indices"] = np.concatenate(idx) if idx else np.zeros(0, np.uint32)
+            table = np.concatenate(rows) if rows else np.zeros((0, 6), np.int64)
             cols = ["item_frame", "item_slot", "item_vertex_start", "item_vertex_count", "item_index_start",
                     "item_index_count"]
             for j, name in enumerate(cols):
-                out[name] = np.array([r[j] for r in rows], dtype=np.int64)
-            out["item_color"] = np.array([r[6] for r in rows], dtype=np.float32).reshape(-1, 4)
+                out[name] = np.ascontiguousarray(table[:, j])
+            out["item_color"] = np.concatenate(colors_i) if colors_i else np.zeros((0, 4), np.float32)
             out["frame_items"] = frame_items
     return out
 

@@ -120,8 +120,8 @@ def _attachment_images(d: Dict[str, Any]):
                     for fi, fr in enumerate(a.get("frames") or []):
                         if isinstance(fr, dict) and isinstance(fr.get("image"), str):
                             yield f"{place} frame {fi}", fr["image"]
-                elif t == "particles" and isinstance(a.get("image"), str):
-                    yield place, a["image"]
+                elif t == "particles" and a.get("look") == "image" and isinstance(a.get("image"), str):
+                    yield place, a["image"]  # other looks draw no image (§8.8)
 
 
 def unreachable_states(d: Dict[str, Any]) -> List[str]:
@@ -201,10 +201,9 @@ def _load(path: str):
 
 def cmd_info(args) -> int:
     doc, err = _load(args.rig)
-    if err:
-        return _fail(err[1], err[0])
+    if err:  # a rig that cannot be read or parsed is unusable input: exit 2
+        return _fail(err[1])
     report = analyse(doc)
-    d = json.loads(doc.json)
     kinds: Dict[str, int] = {}
     for c in doc.constraints:
         kinds[c.kind] = kinds.get(c.kind, 0) + 1
@@ -287,8 +286,17 @@ def cmd_validate(args) -> int:
 
 def cmd_convert(args) -> int:
     doc, err = _load(args.input)
+    if err and args.input.endswith(".json"):  # issue 9: a skeleton JSON 4.2 (Spine) input is imported
+        from .spine import import_skeleton_json, is_skeleton_json
+        try:
+            with open(args.input, encoding="utf-8") as f:
+                src = json.load(f)
+            if is_skeleton_json(src):
+                doc, err = import_skeleton_json(src, name=os.path.splitext(os.path.basename(args.input))[0]), None
+        except (OSError, ValueError):
+            pass
     if err:
-        return _fail(err[1], 2 if err[0] == 2 else 1)
+        return _fail(err[1])
     binary = args.output.endswith(".obonb") if args.format is None else args.format == "binary"
     data = dumps(doc, binary=binary, indent=None if args.compact else 2)
     try:
@@ -338,9 +346,9 @@ def cmd_bake(args) -> int:
         print(f"openbone: warning: {msg}", file=sys.stderr)
     code = 0
     for r in results:
-        if "error" in r:
+        if "error" in r:  # unreadable rig, bad document or unknown animation: unusable input
             print(f"openbone: error: {r['rig']}: {r['error']}", file=sys.stderr)
-            code = 1
+            code = 2
         elif not args.quiet:
             print(f"{r['rig']}: {r['frames']} frames of {r['animation'] or 'the setup pose'} "
                   f"({r['bones']} bones{', draw list' if r['draw'] else ''}) -> {r['output']}")
@@ -363,8 +371,8 @@ def cmd_render(args) -> int:
     except ImportError as e:
         return _fail(str(e))
     doc, err = _load(args.rig)
-    if err:
-        return _fail(err[1], err[0])
+    if err:  # a rig that cannot be read or parsed is unusable input: exit 2
+        return _fail(err[1])
     if args.animation is not None and doc.animation_index(args.animation) < 0:
         return _fail(f"{args.rig}: no animation named {args.animation!r} "
                      f"(the rig has: {', '.join(a.name for a in doc.animations) or 'none'})")
@@ -469,8 +477,9 @@ def build_parser() -> argparse.ArgumentParser:
                                    "Frame 0 is the pose at time 0; --seconds T gives ceil(T*fps) frames "
                                    "(default: the animation's duration, so a loop ends one frame before it "
                                    "wraps). See openbone/bake.py for every array.",
-                       epilog="example: openbone bake examples/hero.obone --animation walk --fps 30 -o walk.npz")
-    b.add_argument("rigs", nargs="+", metavar="RIG")
+                       epilog="Exit code 2 when a rig cannot be read or parsed or has no such animation. "
+                              "example: openbone bake examples/hero.obone --animation walk --fps 30 -o walk.npz")
+    b.add_argument("rigs", nargs="+", metavar="RIG", help="one or more .obone / .obonb files")
     b.add_argument("-a", "--animation", help="animation name or id (default: the rig's first)")
     b.add_argument("--fps", type=_positive(float), help="frames per second (default: the rig's fps)")
     b.add_argument("--skin", help="skin name or id (default: none)")

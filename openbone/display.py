@@ -11,7 +11,7 @@ from __future__ import annotations
 import base64
 import html
 import io
-from typing import Any, Optional
+from typing import Optional
 
 import numpy as np
 

@@ -179,24 +179,16 @@ class DrawAPI:
 
     def draw_list(self) -> List[DrawItem]:
         """§8.4 the draw list of the current pose, one :class:`DrawItem` per drawn attachment."""
-        raw = self.draw_batch_raw()
         slots, atts, textures = self._draw_names()
-        it = raw["items"]
-        V, UV, IX, COL = raw["vertices"], raw["uvs"], raw["indices"], raw["colors"]
+        new = DrawItem.__new__
         out = []
-        cols = [it[k].tolist() for k in ("slot", "attachment", "type", "blend", "texture", "first_vertex",
-                                          "vertex_count", "first_index", "index_count", "first_color", "clip")]
-        colors, darks, has_dark, texts = it["color"].tolist(), it["dark"].tolist(), it["has_dark"].tolist(), it["text"]
-        for k, (s, a, t, b, tex, fv, nv, fi, ni, fc, clip) in enumerate(zip(*cols)):
-            ix = IX[fi:fi + ni] - np.uint32(fv)
-            out.append(DrawItem(
-                slot=slots[s], attachment=atts[a], type=ATTACHMENT_TYPES[t], blend=BLENDS[b],
-                texture=textures[tex] if tex >= 0 else None,
-                vertices=V[fv:fv + nv], uvs=UV[fv:fv + nv],
-                indices=ix.astype(np.uint16) if nv < 65536 else ix,
-                color=tuple(colors[k]), dark=tuple(darks[k]) if has_dark[k] else None,
-                colors=COL[fc:fc + nv] if fc >= 0 else None,
-                clip=None if clip < 0 else clip, text=texts[k]))
+        for (s, a, t, b, tex, v, uv, ix, color, dark, colors, clip, text) in self._draw_items():
+            it = new(DrawItem)
+            it.slot, it.attachment, it.type, it.blend = slots[s], atts[a], ATTACHMENT_TYPES[t], BLENDS[b]
+            it.texture = textures[tex] if tex >= 0 else None
+            it.vertices, it.uvs, it.indices, it.color, it.dark = v, uv, ix, color, dark
+            it.colors, it.clip, it.text = colors, clip, text
+            out.append(it)
         return out
 
     def set_text(self, slot: Any, text: Optional[str]) -> None:

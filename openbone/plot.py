@@ -13,8 +13,7 @@ Every function takes ``ax=None`` (a new figure) and returns the axes it drew on.
 from __future__ import annotations
 
 import json
-import math
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Union
 
 import numpy as np
 
@@ -25,7 +24,6 @@ Curve = Union[str, Sequence[float]]
 
 def _plt():
     try:
-        import matplotlib
         import matplotlib.pyplot as plt
     except ImportError as e:  # pragma: no cover
         raise ImportError("openbone.plot needs matplotlib: pip install 'openbone[plot]'") from e

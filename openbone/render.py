@@ -26,7 +26,7 @@ import io
 import json
 import math
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -96,9 +96,6 @@ class _DocInfo:
                 if isinstance(a, dict):
                     return a
         return None
-
-
-_INFO_CACHE: Dict[int, _DocInfo] = {}
 
 
 def doc_info(doc: Document) -> _DocInfo:
@@ -589,33 +586,26 @@ def render_frames(doc: Document, frames: Sequence[int], animation: Optional[str]
     from .instance import Instance
     fps = fps or doc.fps or 30.0
     dt = 1.0 / fps
-    inst = Instance(doc, skin=skin)
-    start_animation(inst, animation)
-    inst.advance(0.0)
     wanted = sorted(set(frames))
-    snaps: Dict[int, Any] = {}
-    poses: Dict[int, Tuple[np.ndarray, List[Any]]] = {}
-    k = 0
-    for f in wanted:
-        while k < f:
-            inst.advance(dt)
-            k += 1
-        if fit:
-            poses[f] = (pose_points(inst), [])
-        snaps[f] = None
-    if fit:
-        view = View.fit([p for p, _ in poses.values()], scale=scale)
-        kw["view"] = view
-        # replay: the fitted view is known only after every frame was seen
+
+    def fresh():
         inst = Instance(doc, skin=skin)
         start_animation(inst, animation)
         inst.advance(0.0)
-        k = 0
-    for f in wanted:
-        while k < f:
-            inst.advance(dt)
-            k += 1
-        snaps[f] = render_pose(inst, scale=scale, **kw)
+        return inst
+
+    def poses():
+        """(frame, instance posed at it) for the wanted frames, in order."""
+        inst, k = fresh(), 0
+        for f in wanted:
+            while k < f:
+                inst.advance(dt)
+                k += 1
+            yield f, inst
+
+    if fit:  # one view for all frames: a first pass collects the points, a second draws
+        kw["view"] = View.fit([pose_points(inst) for _, inst in poses()], scale=scale)
+    snaps = {f: render_pose(inst, scale=scale, **kw) for f, inst in poses()}
     return [snaps[f] for f in frames]
 
 

@@ -331,6 +331,7 @@ class ParticleInstance(base.Instance):
         self.overrides: Dict[int, bool] = {}
         self.frac = 0.0
         self.particle_pending = 0.0
+        self.particle_values: Dict[int, Dict[str, Any]] = {}
         self.world_source = world_source
         self._doc_json = base.load_document(doc)
         super().__init__(self._doc_json, skin)
@@ -368,8 +369,57 @@ class ParticleInstance(base.Instance):
             return None
         return found
 
+    # A single looping track (mix 0) of linear/stepped keys: enough to move bones and key
+    # particle emitting/rate (§5, §5.1, §6 with one entry and no mixing).
+    track = None
+    track_time = 0.0
+
+    def set_animation(self, name: str, loop: bool) -> None:
+        for a in self._doc_json.get("animations") or []:
+            if a.get("name") == name or a.get("id") == name:
+                self.track = (a, bool(loop))
+                self.track_time = 0.0
+                return
+        raise base.Unsupported("unknown animation %r" % name)
+
+    def apply_track(self) -> None:
+        self.particle_values = {}
+        if self.track is None:
+            return
+        anim, loop = self.track
+        d = float(anim.get("duration") or 0)
+        if d <= 0:
+            d = max([k["time"] for tl in anim.get("timelines") or [] for k in tl.get("keys") or []] or [0])
+        total = self.track_time
+        t = 0.0 if d <= 0 else (((total % d) + d) % d if loop else min(max(total, 0.0), d))
+        for tl in anim.get("timelines") or []:
+            keys = tl.get("keys") or []
+            if not keys:
+                continue
+            value, a = sample(keys, t)
+            target, prop = tl.get("target"), tl.get("property")
+            if target == "bone":
+                bone = next((b for b in self.bones if b.id == tl.get("id")), None)
+                if bone is None or prop not in ("x", "y", "rotation", "scaleX", "scaleY", "shearX", "shearY"):
+                    raise base.Unsupported("particle oracle: bone timeline %r" % prop)
+                bone.local[prop] = value
+            elif target == "particles":
+                si = next((i for i, sl in enumerate(self.slots) if sl.id == tl.get("id")), None)
+                if si is None:
+                    continue
+                vals = self.particle_values.setdefault(si, {"emitting": None, "rate": None})
+                if prop == "emitting":
+                    vals["emitting"] = bool(a["value"])  # sampleStep
+                elif prop == "rate":
+                    vals["rate"] = value  # alpha 1: lerp(cur, v, 1) = v
+            else:
+                raise base.Unsupported("particle oracle: timeline target %r" % target)
+
     def advance(self, dt: float) -> None:
-        self.set_to_setup_pose()  # particle values cleared; overrides re-applied below
+        if self.track is not None:
+            self.track_time += dt  # AnimationState.update: e.time += dt·speed
+        self.set_to_setup_pose()  # particle values cleared; timelines and overrides below
+        self.apply_track()
         if dt > 0:
             self.clock += dt
             self.particle_pending += dt
@@ -397,7 +447,9 @@ class ParticleInstance(base.Instance):
                     e = Emitter(settings(att), key, seed)
                     self.emitters[si] = e
                 e.pending += self.pending_emits.pop(si, 0.0)
-                values = {"emitting": self.overrides.get(si), "rate": None}
+                values = dict(self.particle_values.get(si) or {"emitting": None, "rate": None})
+                if si in self.overrides:  # §9.1 step 10: emitter overrides
+                    values["emitting"] = self.overrides[si]
                 e.step(STEP, slot.bone.world, values)
 
     # FORMAT.md actions
@@ -488,6 +540,25 @@ class ParticleInstance(base.Instance):
         return s
 
 
+def sample(keys, t: float):
+    """§5 locate: (value, key a) with linear interpolation (other curves refused)."""
+    if t <= keys[0]["time"]:
+        return keys[0]["value"], keys[0]
+    if t >= keys[-1]["time"]:
+        return keys[-1]["value"], keys[-1]
+    i = 0
+    while keys[i + 1]["time"] <= t:
+        i += 1
+    a, b = keys[i], keys[i + 1]
+    curve = a.get("curve", "linear")
+    if curve == "stepped" or isinstance(a["value"], bool):
+        return a["value"], a
+    if curve != "linear":
+        raise base.Unsupported("particle oracle: curve %r" % (curve,))
+    f = (t - a["time"]) / ((b["time"] - a["time"]) or 1)
+    return a["value"] + (b["value"] - a["value"]) * f, a
+
+
 def atlas_uv(r, P, u: float, v: float):
     """§8.7 atlasUvMap for one image uv."""
     x, y = float(r.get("x", 0)), float(r.get("y", 0))
@@ -503,12 +574,17 @@ def atlas_uv(r, P, u: float, v: float):
 # ---- FORMAT.md case running -----------------------------------------------------
 
 def run_case(doc, case: Dict[str, Any]) -> Dict[str, Any]:
-    for k in ("tracks", "queue", "stateMachine", "bounds", "queries"):
+    for k in ("queue", "stateMachine", "bounds", "queries"):
         if case.get(k):
             raise base.Unsupported("particle oracle: case uses %s" % k)
     inst = ParticleInstance(doc)
     if case.get("skin") is not None:
         inst.set_skin(case["skin"])
+    tracks = case.get("tracks") or []
+    if len(tracks) > 1 or any(t.get("track", 0) != 0 for t in tracks):
+        raise base.Unsupported("particle oracle: one track 0 only")
+    for t in tracks:
+        inst.set_animation(t["animation"], bool(t.get("loop", False)))
     samples = []
     time = 0.0
     step = 0

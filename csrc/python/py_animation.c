@@ -288,12 +288,15 @@ static PyObject *bake(InstanceObject *self, PyObject *args)
     if (!out) return NULL;
     double *dst = (double *)PyArray_DATA((PyArrayObject *)out);
     size_t frame = (size_t)nb * 6;
-    Py_BEGIN_ALLOW_THREADS
+    /* the GIL stays held: a state machine's script host may call back into Python */
     for (Py_ssize_t i = 0; i < steps; i++) {
         ob_instance_advance(inst, dt);
         memcpy(dst + (size_t)i * frame, inst->world, frame * sizeof *dst);
+        if (PyErr_Occurred()) {
+            Py_DECREF(out);
+            return NULL;
+        }
     }
-    Py_END_ALLOW_THREADS
     return out;
 }
 

@@ -128,6 +128,57 @@ fail:
     return NULL;
 }
 
+static PyObject *color_tuple(const double *c)
+{
+    return Py_BuildValue("(dddd)", c[0], c[1], c[2], c[3]);
+}
+
+/* One tuple per item: (slot, attachment, type, blend, texture, vertices, uvs,
+** indices, color, dark, colors, clip, text); indices item-local, uint16 when
+** the item has fewer than 65536 vertices.  Arrays are copies. */
+static PyObject *draw_items(obpy_instance *self, PyObject *unused)
+{
+    (void)unused;
+    NEED_INST(self);
+    if (!build(self)) return NULL;
+    const ob_draw_state *ds = self->inst->draw;
+    PyObject *list = PyList_New(ds->item_count);
+    if (!list) return NULL;
+    for (int32_t i = 0; i < ds->item_count; i++) {
+        const ob_draw_item *it = &ds->items[i];
+        int small = it->vertex_count < 65536;
+        npy_intp ni = it->index_count;
+        PyObject *ix = PyArray_SimpleNew(1, &ni, small ? NPY_UINT16 : NPY_UINT32);
+        if (!ix) { Py_DECREF(list); return NULL; }
+        const uint32_t *src = ds->indices + it->first_index;
+        uint32_t base = (uint32_t)it->first_vertex;
+        if (small) {
+            uint16_t *dst = PyArray_DATA((PyArrayObject *)ix);
+            for (npy_intp k = 0; k < ni; k++) dst[k] = (uint16_t)(src[k] - base);
+        } else {
+            uint32_t *dst = PyArray_DATA((PyArrayObject *)ix);
+            for (npy_intp k = 0; k < ni; k++) dst[k] = src[k] - base;
+        }
+        PyObject *text, *dark, *colors, *clip;
+        if (it->text_offset >= 0) text = PyUnicode_DecodeUTF8(ds->text + it->text_offset, it->text_length, "replace");
+        else { text = Py_None; Py_INCREF(text); }
+        if (it->has_dark) dark = color_tuple(it->dark);
+        else { dark = Py_None; Py_INCREF(dark); }
+        if (it->first_color >= 0) colors = copy_array(ds->colors + 4 * (size_t)it->first_color, it->vertex_count, 4, NPY_FLOAT32);
+        else { colors = Py_None; Py_INCREF(colors); }
+        if (it->clip >= 0) clip = PyLong_FromLong(it->clip);
+        else { clip = Py_None; Py_INCREF(clip); }
+        PyObject *t = Py_BuildValue("(iiiiiNNNNNNNN)", it->slot, it->attachment, (int)it->type, (int)it->blend,
+                                    it->texture,
+                                    copy_array(ds->vertices + 2 * (size_t)it->first_vertex, it->vertex_count, 2, NPY_FLOAT32),
+                                    copy_array(ds->uvs + 2 * (size_t)it->first_vertex, it->vertex_count, 2, NPY_FLOAT32),
+                                    ix, color_tuple(it->color), dark, colors, clip, text);
+        if (!t) { Py_DECREF(list); return NULL; }
+        PyList_SET_ITEM(list, i, t);
+    }
+    return list;
+}
+
 static PyObject *set_text(obpy_instance *self, PyObject *args)
 {
     NEED_INST(self);
@@ -349,6 +400,8 @@ PyMethodDef obpy_draw_methods[] = {
     {"_draw_build", (PyCFunction)draw_build, METH_NOARGS, "_draw_build() -> int: §8.4 build the draw list in place (no copies)."},
     {"draw_batch_raw", (PyCFunction)draw_batch, METH_NOARGS,
      "draw_batch_raw() -> dict: the §8.4 draw list as shared arrays (indices rebased) plus an item table."},
+    {"_draw_items", (PyCFunction)draw_items, METH_NOARGS,
+     "_draw_items() -> list of tuples: the §8.4 items (see openbone.drawing.DrawItem)."},
     {"_set_text", (PyCFunction)set_text, METH_VARARGS, "_set_text(slot_index, text_or_None): §8.9 setText."},
     {"_bounds", (PyCFunction)take_bounds, METH_NOARGS, "_bounds() -> _core.Bounds: §8.10 snapshot."},
     {NULL, NULL, 0, NULL}};

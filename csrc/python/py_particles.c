@@ -82,7 +82,7 @@ static PyObject *particle_state_at(obpy_instance *self, PyObject *so)
         float *ff[7];
         for (int k = 0; k < 7; k++) ff[k] = PyArray_DATA((PyArrayObject *)f[k]);
         for (npy_intp i = 0; i < n; i++) {
-            const ob_particle *p = &e->particles[i];
+            const ob_emitter_particle *p = &e->particles[i];
             pp[2 * i] = p->x; pp[2 * i + 1] = p->y;
             vv[2 * i] = p->vx; vv[2 * i + 1] = p->vy;
             ff[0][i] = p->age; ff[1][i] = p->life; ff[2][i] = p->size0; ff[3][i] = p->size1;

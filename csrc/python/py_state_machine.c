@@ -159,6 +159,27 @@ static PyObject *get_sm_active_states(InstanceObject *self, void *c)
     return list;
 }
 
+static const char *const input_types[] = {"bool", "number", "string", "trigger"};
+
+/* [(id, name, type, value)] in the machine's order (triggers read False) */
+static PyObject *get_sm_inputs(InstanceObject *self, void *c)
+{
+    (void)c;
+    NEED_INST(self);
+    const ob_sm_state *sm = self->inst->sm;
+    if (!sm) return PyList_New(0);
+    PyObject *list = PyList_New(sm->machine->input_count);
+    if (!list) return NULL;
+    for (int32_t i = 0; i < sm->machine->input_count; i++) {
+        const ob_input_data *in = &sm->machine->inputs[i];
+        PyObject *t = Py_BuildValue("(zzsN)", in->id, in->name, input_types[in->type],
+                                    from_value(ob_sm_input_value(self->inst, i)));
+        if (!t) { Py_DECREF(list); return NULL; }
+        PyList_SET_ITEM(list, i, t);
+    }
+    return list;
+}
+
 static PyObject *get_sm_elapsed(InstanceObject *self, void *c)
 {
     (void)c;
@@ -425,6 +446,7 @@ PyMethodDef obpy_sm_methods[] = {
 PyGetSetDef obpy_sm_getset[] = {
     {"_sm_index", (getter)get_sm_index, NULL, "Index of the running machine, -1.", NULL},
     {"_sm_active_states", (getter)get_sm_active_states, NULL, "activeStates per layer.", NULL},
+    {"_sm_inputs", (getter)get_sm_inputs, NULL, "[(id, name, type, value)] of the running machine.", NULL},
     {"_sm_elapsed", (getter)get_sm_elapsed, NULL, "§9.1 elapsed.", NULL},
     {"_sm_pointer_state", (getter)get_sm_pointer_state, NULL, "(x, y, down) of §11 ob.pointer().", NULL},
     {"_sm_events", (getter)get_sm_events, NULL, "Events of the last advance (machine).", NULL},

@@ -1,11 +1,24 @@
 /* fuzz_document.c: libFuzzer harness for the whole load path (§2): JSON or
 ** binary bytes → ob_document_load → an instance → a few frames with every
 ** skin.  Any crash, leak, hang or sanitizer report is a bug: bad input must
-** only ever produce an ob_error. */
-#include <stddef.h>
+** only ever produce an ob_error.
+**
+** A structure-aware mutator helps libFuzzer past the JSON syntax: when the
+** input parses as JSON, one node of the tree is changed (a number made
+** extreme, NaN-like or negative, a string swapped for another string of the
+** document so ids point elsewhere, an array element duplicated or dropped, a
+** member deleted, a value replaced by one of another type) and the tree is
+** printed back; otherwise libFuzzer's byte mutations run. */
+#include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
 
 #include "include/openbone.h"
+
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -24,4 +37,115 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     ob_document_free(doc);
     return 0;
+}
+
+/* xorshift, seeded by libFuzzer per call: no global state */
+static uint32_t next(uint32_t *s)
+{
+    uint32_t x = *s;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    return *s = x ? x : 0x9e3779b9u;
+}
+
+static int count_nodes(const cJSON *n)
+{
+    int k = 1;
+    for (const cJSON *c = n->child; c; c = c->next) k += count_nodes(c);
+    return k;
+}
+
+static cJSON *nth_node(cJSON *n, int *k)
+{
+    if ((*k)-- == 0) return n;
+    for (cJSON *c = n->child; c; c = c->next) {
+        cJSON *r = nth_node(c, k);
+        if (r) return r;
+    }
+    return NULL;
+}
+
+static cJSON *parent_of(cJSON *root, cJSON *node)
+{
+    for (cJSON *c = root->child; c; c = c->next) {
+        if (c == node) return root;
+        cJSON *p = parent_of(c, node);
+        if (p) return p;
+    }
+    return NULL;
+}
+
+static void mutate_tree(cJSON *root, uint32_t *s)
+{
+    static const double numbers[] = {0, -0.0, 1, -1, 0.5, 1e-9, 1e9, 1e300, -1e300, 65536, 2147483648.0,
+                                     4294967296.0, 9007199254740993.0, 360, -720, 1e-320};
+    int total = count_nodes(root);
+    int k = (int)(next(s) % (uint32_t)total);
+    cJSON *node = nth_node(root, &k);
+    if (!node) return;
+    cJSON *parent = parent_of(root, node);
+    switch (next(s) % 6) {
+    case 0: /* an extreme number */
+        if (cJSON_IsNumber(node)) cJSON_SetNumberHelper(node, numbers[next(s) % (sizeof numbers / sizeof *numbers)]);
+        break;
+    case 1: /* scale a number */
+        if (cJSON_IsNumber(node)) cJSON_SetNumberHelper(node, node->valuedouble * ((int)(next(s) % 7) - 3));
+        break;
+    case 2: { /* swap a string for another string of the document (ids point elsewhere) */
+        int k2 = (int)(next(s) % (uint32_t)total);
+        cJSON *other = nth_node(root, &k2);
+        if (cJSON_IsString(node) && other && cJSON_IsString(other) && other != node) {
+            char *copy = strdup(other->valuestring);
+            if (copy) {
+                cJSON_free(node->valuestring);
+                node->valuestring = copy;
+            }
+        }
+        break;
+    }
+    case 3: /* drop the node */
+        if (parent) cJSON_Delete(cJSON_DetachItemViaPointer(parent, node));
+        break;
+    case 4: /* duplicate an array element */
+        if (parent && cJSON_IsArray(parent)) cJSON_AddItemToArray(parent, cJSON_Duplicate(node, 1));
+        break;
+    default: { /* a value of another type */
+        if (!parent) break;
+        cJSON *repl;
+        switch (next(s) % 5) {
+        case 0: repl = cJSON_CreateNull(); break;
+        case 1: repl = cJSON_CreateString("x"); break;
+        case 2: repl = cJSON_CreateArray(); break;
+        case 3: repl = cJSON_CreateObject(); break;
+        default: repl = cJSON_CreateBool(next(s) & 1); break;
+        }
+        if (repl) cJSON_ReplaceItemViaPointer(parent, node, repl);
+        break;
+    }
+    }
+}
+
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
+{
+    uint32_t s = seed ? seed : 1;
+    if (next(&s) % 4 != 0) {
+        cJSON *root = cJSON_ParseWithLength((const char *)data, size);
+        if (root) {
+            int rounds = 1 + (int)(next(&s) % 3);
+            for (int i = 0; i < rounds; i++) mutate_tree(root, &s);
+            char *text = cJSON_PrintUnformatted(root);
+            cJSON_Delete(root);
+            if (text) {
+                size_t n = strlen(text);
+                if (n <= max_size) {
+                    memcpy(data, text, n);
+                    free(text);
+                    return n;
+                }
+                free(text);
+            }
+        }
+    }
+    return LLVMFuzzerMutate(data, size, max_size);
 }

@@ -1,0 +1,104 @@
+"""Benchmark: the Spine example rigs posed per frame on this runtime (issue 9).
+
+Each frame does what a Spine runtime does per frame: AnimationState update and
+apply, world transforms (constraints included), and the world vertices of every
+region and mesh (the §8.4 draw list, built in place: ``inst._draw_build()``),
+dt = 1/30.  Rigs are imported from skeleton JSON 4.2 with ``curves="spine"``.
+
+    python bench/bench_spine.py [--frames N] [--repeats R] [--markdown]
+
+Reported: µs per frame as the minimum over R repeats of N frames, in thread CPU
+time (``time.thread_time``: the machine may be shared; wall time is printed too),
+and the ratio to the Spine C runtime figures given in issue 9.  The Python loop
+(two method calls per frame) is included; its cost alone is printed as
+``loop`` (an empty two-call loop) so the C-side cost can be read off.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import openbone  # noqa: E402
+
+SKEL = Path(__file__).resolve().parents[2] / "shared" / "reference" / "spine" / "skeletons"
+
+# The Spine C runtime per frame (issue 9), µs
+SPINE_C = [
+    ("spineboy-pro", "run", 5.6),
+    ("raptor-pro", "walk", 11.6),
+    ("tank-pro", "drive", 16.8),
+    ("celestial-circus-pro", "swing", 14.4),
+    ("stretchyman-pro", "sneak", 12.9),
+]
+
+
+class _Nop:
+    def advance(self, dt):
+        pass
+
+    def build(self):
+        pass
+
+
+def measure(fn_advance, fn_build, frames: int, repeats: int, dt: float = 1 / 30):
+    best_cpu = best_wall = float("inf")
+    for _ in range(repeats):
+        c0, w0 = time.thread_time(), time.perf_counter()
+        for _ in range(frames):
+            fn_advance(dt)
+            fn_build()
+        c1, w1 = time.thread_time(), time.perf_counter()
+        best_cpu = min(best_cpu, (c1 - c0) / frames * 1e6)
+        best_wall = min(best_wall, (w1 - w0) / frames * 1e6)
+    return best_cpu, best_wall
+
+
+def bench(frames: int, repeats: int, curves: str = "spine"):
+    rows = []
+    nop = _Nop()
+    loop_cpu, _ = measure(nop.advance, nop.build, frames, repeats)
+    for name, anim, spine_us in SPINE_C:
+        doc = openbone.import_skeleton_json(SKEL / f"{name}.json", curves=curves)
+        inst = openbone.Instance(doc)
+        inst.set_animation(0, anim, True, 0)
+        for _ in range(100):  # warm up (physics settles, buffers touched)
+            inst.advance(1 / 30)
+            inst._draw_build()
+        cpu, wall = measure(inst.advance, inst._draw_build, frames, repeats)
+        rows.append({"rig": name, "animation": anim, "us": cpu, "wall": wall, "spine_c": spine_us,
+                     "ratio": spine_us / cpu, "bones": len(doc.bones), "items": inst._draw_build()})
+    return rows, loop_cpu
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--frames", type=int, default=3000)
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--curves", default="spine", choices=["spine", "exact", "linear"])
+    ap.add_argument("--markdown", action="store_true", help="print the bench/README.md table")
+    args = ap.parse_args(argv)
+    rows, loop = bench(args.frames, args.repeats, args.curves)
+    if args.markdown:
+        print("| rig / animation | bones | draw items | openbone µs/frame | Spine C µs/frame | Spine C / openbone |")
+        print("|---|---:|---:|---:|---:|---:|")
+        for r in rows:
+            print(f"| {r['rig']} / {r['animation']} | {r['bones']} | {r['items']} | {r['us']:.2f} | "
+                  f"{r['spine_c']:.1f} | {r['ratio']:.2f}× |")
+        print(f"\nPython loop alone (2 calls/frame): {loop:.2f} µs/frame; {os.cpu_count()} CPUs, "
+              f"load average {os.getloadavg()[0]:.1f}.")
+    else:
+        for r in rows:
+            print(f"{r['rig']:>22} {r['animation']:<6} {r['us']:8.2f} µs/frame cpu ({r['wall']:.2f} wall)  "
+                  f"Spine C {r['spine_c']:5.1f}  ratio {r['ratio']:.2f}x  target ≥ 2x: "
+                  f"{'yes' if r['ratio'] >= 2 else 'NO'}")
+        print(f"python loop overhead {loop:.2f} µs/frame")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,29 @@
+/* curve_spine.h: bezier curve kinds for documents imported from skeleton
+** JSON 4.2 (Spine / Rigby2D), selected by the top-level "curveMode" field
+** (absent ⇒ the OpenBone §4.3 bisection, which these never replace).
+**
+** Both take the key's normalised handles c = [x1, y1, x2, y2] (endpoints
+** (0,0) and (1,1)) and the span fraction t, and return the eased fraction. */
+#ifndef OB_CURVE_SPINE_H
+#define OB_CURVE_SPINE_H
+
+/* Curve modes (doc->curve_mode). */
+enum { OB_CURVE_MODE_OPENBONE = 0, OB_CURVE_MODE_SPINE = 1, OB_CURVE_MODE_EXACT = 2 };
+
+/// "curveMode" value → OB_CURVE_MODE_*; NULL or unknown ⇒ OB_CURVE_MODE_OPENBONE.
+int ob_curve_mode_parse(const char *s);
+
+/// The Spine runtime's curve: the span is sampled once into 9 points by
+/// forward differencing (spine-core CurveTimeline.setBezier, 10 straight
+/// segments from (0,0) to (1,1)), then t is located among the samples' x and
+/// y interpolated linearly (getBezierValue).  Handles whose time leaves the
+/// span are sampled as they are, as Spine does (x may be non-monotonic: the
+/// first sample with x ≥ t is used).
+double ob_curve_spine(const double c[4], double t);
+
+/// rigby2d "solve x(t), then y": x handles are clamped to [0, 1] (so x(s) is
+/// monotonic and the solution unique), x(s) = t is solved by bisection to
+/// machine precision, and y(s) returned (not clamped).
+double ob_curve_exact(const double c[4], double t);
+
+#endif

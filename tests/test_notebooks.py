@@ -1,0 +1,58 @@
+"""The notebooks in notebooks/ run from top to bottom without errors (issue 8)."""
+import time
+from pathlib import Path
+
+import pytest
+
+nbformat = pytest.importorskip("nbformat", reason="the notebook tests need nbformat (test extra)")
+nbclient = pytest.importorskip("nbclient", reason="the notebook tests need nbclient (test extra)")
+pytest.importorskip("ipykernel", reason="the notebook tests need ipykernel (test extra)")
+pytest.importorskip("matplotlib", reason="the notebooks plot with matplotlib")
+
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+NAMES = ["curves.ipynb", "physics.ipynb", "rig-debugging.ipynb"]
+
+
+def _texts(nb):
+    out = []
+    for cell in nb.cells:
+        for o in cell.get("outputs", []):
+            if o.get("output_type") == "stream":
+                out.append(o.get("text", ""))
+            elif "data" in o and "text/plain" in o["data"]:
+                out.append(o["data"]["text/plain"])
+    return "\n".join(out)
+
+
+def _images(nb):
+    return sum(1 for cell in nb.cells for o in cell.get("outputs", []) if "image/png" in o.get("data", {}))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_notebook_runs(name):
+    nb = nbformat.read(str(NOTEBOOKS / name), as_version=4)
+    client = nbclient.NotebookClient(nb, timeout=120, kernel_name="python3",
+                                     resources={"metadata": {"path": str(NOTEBOOKS)}})
+    t0 = time.perf_counter()
+    client.execute()  # raises CellExecutionError on the first failing cell
+    elapsed = time.perf_counter() - t0
+    assert elapsed < 120, f"{name} took {elapsed:.0f} s (keep notebooks under ~20 s)"
+    assert _images(nb) >= 3  # the plots were drawn
+    text = _texts(nb)
+    assert "Traceback" not in text
+    if name == "physics.ipynb":
+        # a single pendulum is independent of the host's step size (to rounding)
+        for line in text.splitlines():
+            if line.startswith("dt = 1/"):
+                assert float(line.rsplit("=", 1)[1]) < 1e-12, line
+    if name == "rig-debugging.ipynb":
+        assert "broken (2 problems)" in text and "exit code 1" in text
+
+
+def test_notebooks_are_stored_executed():
+    """The committed notebooks carry their outputs (readable without running them)."""
+    for name in NAMES:
+        nb = nbformat.read(str(NOTEBOOKS / name), as_version=4)
+        code = [c for c in nb.cells if c.cell_type == "code"]
+        assert code and all(c.get("execution_count") for c in code), name
+        assert _images(nb) >= 3, name
