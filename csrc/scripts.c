@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "jsnum.h"
+#include "particles.h"
 #include "state_machine.h"
 
 void ob_sm_set_script_host(ob_instance *inst, const ob_script_host *host)
@@ -212,6 +213,7 @@ void ob_script_clear_overrides(ob_instance *inst)
     memset(sm->bone_override, 0, (size_t)inst->doc->bone_count);
     memset(sm->slot_color_override, 0, (size_t)inst->doc->slot_count);
     memset(sm->slot_attachment_override, 0, (size_t)inst->doc->slot_count);
+    ob_particles_clear_overrides(inst);  /* setEmitter overrides (§9.1 step 10) too */
 }
 
 void ob_scripts_apply_overrides(ob_instance *inst)
