@@ -5,50 +5,6 @@
 
 #include "constraints.h"
 
-/* §4.2 boneWorld.  A copy of skeleton.c's static bone_world (every inherit
-** mode, kept in step with it) until skeleton.c exports it. */
-ob_mat ob_bone_world_of(ob_mat P, const ob_pose *local, int inherit)
-{
-    ob_mat L = ob_local_matrix(local);
-    if (inherit == OB_INHERIT_NORMAL) return ob_mat_mul(P, L);
-    double wx = P.a * local->x + P.b * local->y + P.x;
-    double wy = P.c * local->x + P.d * local->y + P.y;
-    ob_mat w;
-    switch (inherit) {
-    case OB_INHERIT_ONLY_TRANSLATION:
-        w = L;
-        break;
-    case OB_INHERIT_NO_ROTATION: {
-        double sx = hypot(P.a, P.c), sy = hypot(P.b, P.d);
-        w = (ob_mat){L.a * sx, L.b * sy, L.c * sx, L.d * sy, 0, 0};
-        break;
-    }
-    case OB_INHERIT_NO_ROTATION_OR_REFLECTION:
-    case OB_INHERIT_NO_SCALE_OR_REFLECTION: {
-        /* Spine-only modes: the same formulas as skeleton.c's bone_world */
-        double s = hypot(P.a, P.c), det = P.a * P.d - P.b * P.c, ux = 1, uy = 0;
-        if (s < 1e-12) s = 0;
-        else { ux = P.a / s; uy = P.c / s; }
-        ob_mat Q = inherit == OB_INHERIT_NO_ROTATION_OR_REFLECTION
-                       ? (ob_mat){s, 0, 0, s > 0 ? fabs(det) / s : 0, 0, 0}
-                       : (ob_mat){ux, -uy, uy, ux, 0, 0};
-        w = ob_mat_mul(Q, L);
-        break;
-    }
-    default: {
-        double sx = hypot(P.a, P.c), sy = hypot(P.b, P.d);
-        if (sx == 0) sx = 1;
-        if (sy == 0) sy = 1;
-        ob_mat N = {P.a / sx, P.b / sy, P.c / sx, P.d / sy, 0, 0};
-        w = ob_mat_mul(N, L);
-        break;
-    }
-    }
-    w.x = wx;
-    w.y = wy;
-    return w;
-}
-
 /* §7.2 core/setup.ts:setupWorld: every bone's setup local pose through
 ** boneWorld with its data inherit, roots under identity (root applied at use). */
 static void setup_world(const ob_document *doc, ob_mat *out)
@@ -56,8 +12,8 @@ static void setup_world(const ob_document *doc, ob_mat *out)
     for (int32_t i = 0; i < doc->bone_count; i++) {
         const ob_bone_data *b = &doc->bones[i];
         ob_pose p = {b->x, b->y, b->rotation, b->scale_x, b->scale_y, b->shear_x, b->shear_y};
-        out[i] = b->parent >= 0 ? ob_bone_world_of(out[b->parent], &p, (int)b->inherit)
-                                : ob_bone_world_of(ob_mat_identity(), &p, OB_INHERIT_NORMAL);
+        out[i] = b->parent >= 0 ? ob_bone_world(out[b->parent], &p, (int)b->inherit)
+                                : ob_bone_world(ob_mat_identity(), &p, OB_INHERIT_NORMAL);
     }
 }
 

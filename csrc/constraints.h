@@ -65,9 +65,6 @@ static inline ob_mat ob_parent_world(const ob_instance *inst, int32_t bone)
     return p >= 0 ? inst->world[p] : inst->root;
 }
 
-/* §4.2 boneWorld(P, local, inherit) (the same formula as skeleton.c) */
-ob_mat ob_bone_world_of(ob_mat P, const ob_pose *local, int inherit);
-
 void ob_apply_ik(ob_instance *inst, int32_t c);                 /* ik.c */
 void ob_apply_transform(ob_instance *inst, int32_t c);          /* transform.c */
 void ob_apply_path(ob_instance *inst, int32_t c);               /* path.c */

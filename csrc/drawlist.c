@@ -17,7 +17,7 @@
 
 /* ---- geometry helpers (§8.2, §8.6, §8.7) --------------------------- */
 
-void ob_quad_world(const ob_attachment *att, ob_mat m, double quad[8])
+void ob_quad_local(const ob_attachment *att, double quad[8])
 {
     int text = att->type == OB_ATT_TEXT;
     /* §8.2 hw = width/2 · (text ? 1 : scaleX); hh = height/2 · (text ? 1 : scaleY) */
@@ -37,11 +37,33 @@ void ob_quad_world(const ob_attachment *att, ob_mat m, double quad[8])
             x = sx;
             y = sy;
         }
-        /* §8.2 rotate by rotation, add (att.x, att.y), then slot bone world */
-        double lx = c * x - s * y + att->x, ly = s * x + c * y + att->y;
+        /* §8.2 rotate by rotation, add (att.x, att.y) */
+        quad[2 * i] = c * x - s * y + att->x;
+        quad[2 * i + 1] = s * x + c * y + att->y;
+    }
+}
+
+/* §8.2 then the slot bone's world matrix */
+static void quad_to_world(const double local[8], ob_mat m, double quad[8])
+{
+    for (int i = 0; i < 4; i++) {
+        double lx = local[2 * i], ly = local[2 * i + 1];
         quad[2 * i] = m.a * lx + m.b * ly + m.x;
         quad[2 * i + 1] = m.c * lx + m.d * ly + m.y;
     }
+}
+
+void ob_quad_world(const ob_attachment *att, ob_mat m, double quad[8])
+{
+    double local[8];
+    ob_quad_local(att, local);
+    quad_to_world(local, m, quad);
+}
+
+/* The world quad from the local corners cached at creation. */
+static void cached_quad(const ob_instance *inst, int32_t slot, int32_t ai, double quad[8])
+{
+    quad_to_world(inst->draw->local_quad + 8 * (size_t)ai, inst->world[inst->doc->slots[slot].bone], quad);
 }
 
 void ob_quad_points(const double q[8], const double *uv, int32_t n, float *out)
@@ -101,7 +123,7 @@ static void attachment_need(const ob_document *doc, const ob_draw_state *ds, int
         break;
     case OB_ATT_CLIPPING:
         need[3] = ob_attachment_world_vertex_count(a);
-        need[4] = ds->tri_start[ai] >= 0 ? ds->tri_count[ai] : (need[3] >= 3 ? 3 * need[3] : 0);
+        need[4] = ds->tri_start[ai] >= 0 ? ds->tri_count[ai] : 0;
         break;
     default:
         break;
@@ -155,7 +177,7 @@ int ob_draw_state_create(ob_instance *inst)
     for (int32_t s = 0; s < ns; s++) ds->memo_skin[s] = -2;
 
     /* §8.5 local outlines of shapes */
-    int32_t total = 0, widest = 0;
+    int32_t total = 0;
     for (int32_t i = 0; i < na; i++) {
         const ob_attachment *a = &doc->attachments[i];
         ds->outline_start[i] = ds->tri_start[i] = ds->seq_input[i] = -1;
@@ -164,13 +186,18 @@ int ob_draw_state_create(ob_instance *inst)
             ds->outline_count[i] = ob_shape_outline_count(a);
             total += ds->outline_count[i];
         }
-        int32_t nv = a->type == OB_ATT_CLIPPING ? a->vertex_count : 0;
-        if (nv > widest) widest = nv;
         if (a->type == OB_ATT_SEQUENCE) ds->seq_input[i] = find_input(doc, a->input_ref);
     }
     XALLOC(ds->outline, 2 * (size_t)total);
-    ds->earcut = ob_earcut_ctx_create();
-    if (!ds->earcut) return -1;
+    /* §8.2 local quads of regions, sequences and texts (placement never changes) */
+    XALLOC(ds->local_quad, 8 * (size_t)na);
+    for (int32_t i = 0; i < na; i++) {
+        ob_attachment_type t = doc->attachments[i].type;
+        if (t == OB_ATT_REGION || t == OB_ATT_SEQUENCE || t == OB_ATT_TEXT)
+            ob_quad_local(&doc->attachments[i], ds->local_quad + 8 * (size_t)i);
+    }
+    ob_earcut_ctx *ec = ob_earcut_ctx_create();
+    if (!ec) return -1;
     /* earcut of the shape outlines and of unweighted clipping vertices (§8.4, §8.5) */
     size_t tcap = 0, tlen = 0;
     for (int32_t i = 0; i < na; i++) {
@@ -178,8 +205,9 @@ int ob_draw_state_create(ob_instance *inst)
         const double *xy = NULL;
         int32_t n = 0;
         if (a->type == OB_ATT_SHAPE) {
-            xy = ds->outline + 2 * ds->outline_start[i];
-            n = ob_shape_outline(a, (double *)xy);
+            double *o = ds->outline + 2 * ds->outline_start[i];
+            n = ob_shape_outline(a, o);
+            xy = o;
         } else if (a->type == OB_ATT_CLIPPING && !a->weight_start && a->vertex_count >= 3) {
             xy = a->vertices;
             n = a->vertex_count;
@@ -188,13 +216,14 @@ int ob_draw_state_create(ob_instance *inst)
         }
         const uint32_t *t = NULL;
         size_t nt = 0;
-        if (n >= 3 && ob_earcut(ds->earcut, xy, (size_t)n, NULL, 0, &t, &nt) < 0) return -1;
-        ds->tri_start[i] = (int32_t)tlen;
+        if ((n >= 3 && ob_earcut(ec, xy, (size_t)n, NULL, 0, &t, &nt) < 0) || push_tris(ds, &tcap, &tlen, t, nt) < 0) {
+            ob_earcut_ctx_free(ec);
+            return -1;
+        }
+        ds->tri_start[i] = (int32_t)(tlen - nt);
         ds->tri_count[i] = (int32_t)nt;
-        if (push_tris(ds, &tcap, &tlen, t, nt) < 0) return -1;
     }
-    ds->scratch_pairs = widest;
-    XALLOC(ds->scratch, 2 * (size_t)widest);
+    ob_earcut_ctx_free(ec);
 
     /* buffer sizes: per slot, the largest need over the attachments it can show */
     int32_t (*slot_need)[5] = calloc(ns > 0 ? (size_t)ns : 1, sizeof *slot_need);
@@ -246,12 +275,10 @@ void ob_draw_state_free(ob_instance *inst)
     if (ds->text_override)
         for (int32_t s = 0; s < inst->doc->slot_count; s++) free(ds->text_override[s]);
     free(ds->text_override);
-    free(ds->outline_start); free(ds->outline_count); free(ds->outline);
+    free(ds->outline_start); free(ds->outline_count); free(ds->outline); free(ds->local_quad);
     free(ds->tri_start); free(ds->tri_count); free(ds->tris);
     free(ds->seq_input);
     free(ds->memo_skin); free(ds->memo_name); free(ds->memo_att);
-    ob_earcut_ctx_free(ds->earcut);
-    free(ds->scratch);
     free(ds->items); free(ds->masks);
     free(ds->vertices); free(ds->uvs); free(ds->indices); free(ds->colors);
     free(ds->mask_vertices); free(ds->mask_indices);
@@ -372,7 +399,7 @@ static int draw_region(ob_instance *inst, int32_t slot, int32_t ai)
     tint(&inst->slot_color[4 * slot], a->color, color);
     if (color[3] <= 0) return 0;  /* §8.4 skip if alpha ≤ 0 */
     double q[8];
-    ob_quad_world(a, inst->world[doc->slots[slot].bone], q);
+    cached_quad(inst, slot, ai, q);
     const ob_region_data *r = ob_atlas_region(doc, a->image);
     int32_t tex = ob_image_texture(doc, a->image);
     int32_t np = packed_polygon_count(doc, a);
@@ -384,11 +411,9 @@ static int draw_region(ob_instance *inst, int32_t slot, int32_t ai)
         /* §8.7 polygons: img[i] = (polygon[2i]/origW, polygon[2i+1]/origH) as float32,
         ** vertices = quadPoints on the untrimmed quad, uvs remapped, fan indices */
         ob_uvmap map = ob_atlas_uvmap(doc, r);
-        double *img = ds->scratch_pairs >= np ? ds->scratch : NULL;
-        double local[64];
+        double p[64];  /* 32 points at a time */
         for (int32_t i = 0; i < np; i += 32) {
             int32_t m = np - i < 32 ? np - i : 32;
-            double *p = img ? img + 2 * i : local;
             for (int32_t k = 0; k < m; k++) {
                 p[2 * k] = (float)(r->polygon[2 * (i + k)] / r->original_width);
                 p[2 * k + 1] = (float)(r->polygon[2 * (i + k) + 1] / r->original_height);
@@ -460,7 +485,7 @@ static int draw_sequence(ob_instance *inst, int32_t slot, int32_t ai)
     double uvb[4], qf[4];
     if (!ob_sequence_layout(doc, fr, uvb, qf)) return 0;
     double q[8];
-    ob_quad_world(a, inst->world[doc->slots[slot].bone], q);
+    cached_quad(inst, slot, ai, q);
     ob_draw_item *it = begin_item(inst, slot, ai, color, ob_image_texture(doc, fr->image), 4, 6);
     if (!it) return -1;
     float *v = ds->vertices + 2 * it->first_vertex, *uv = ds->uvs + 2 * it->first_vertex;
@@ -536,7 +561,7 @@ static int draw_text(ob_instance *inst, int32_t slot, int32_t ai)
     const double *color = &inst->slot_color[4 * slot];  /* §8.4 text: color = slot.color */
     if (color[3] <= 0) return 0;
     double q[8];
-    ob_quad_world(a, inst->world[doc->slots[slot].bone], q);  /* the unscaled box quad */
+    cached_quad(inst, slot, ai, q);  /* the unscaled box quad */
     ob_draw_item *it = begin_item(inst, slot, ai, color, OB_TEXTURE_NONE, 4, 6);
     if (!it) return -1;
     float *v = ds->vertices + 2 * it->first_vertex, *uv = ds->uvs + 2 * it->first_vertex;
@@ -618,18 +643,9 @@ static int32_t use_mask(ob_instance *inst, int32_t slot, int32_t ai)
     }
     float *w = ds->mask_vertices + 2 * fv;
     ob_attachment_world_vertices(inst, slot, a, w);
-    const uint32_t *t;
-    size_t nt;
-    if (ds->tri_start[ai] >= 0) {
-        t = ds->tris + ds->tri_start[ai];
-        nt = (size_t)ds->tri_count[ai];
-    } else {
-        /* weighted clipping: no fixed local polygon, earcut of the world polygon */
-        for (int32_t i = 0; i < 2 * nv && i < 2 * ds->scratch_pairs; i++) ds->scratch[i] = w[i];
-        if (ob_earcut(ds->earcut, ds->scratch, (size_t)(nv < ds->scratch_pairs ? nv : ds->scratch_pairs),
-                      NULL, 0, &t, &nt) < 0)
-            return -1;
-    }
+    /* §8.4 indices = earcut of the local vertices (cached at creation) */
+    const uint32_t *t = ds->tris + ds->tri_start[ai];
+    size_t nt = (size_t)ds->tri_count[ai];
     if ((size_t)fi + nt > (size_t)ds->mask_index_capacity) {
         uint32_t *p = realloc(ds->mask_indices, ((size_t)fi + nt) * sizeof *p);
         if (!p) return -1;
@@ -661,8 +677,12 @@ int32_t ob_draw_build(ob_instance *inst)
             const ob_attachment *a = &doc->attachments[ai];
             switch (a->type) {
             case OB_ATT_CLIPPING:
-                /* §8.4 becomes the active mask if none is and it has ≥ 3 points */
-                if (mask_att < 0 && a->vertex_count >= 3) {
+                /* §8.4 becomes the active mask if none is and it has ≥ 3 points.
+                ** Clipping vertices go through the slot bone (§8.3); a clipping
+                ** attachment given `weights` has no usable local polygon in the
+                ** document model (vertex_count counts the weights), so it is
+                ** never a mask (tri_start < 0). */
+                if (mask_att < 0 && a->vertex_count >= 3 && ds->tri_start[ai] >= 0) {
                     mask_slot = slot;
                     mask_att = ai;
                     mask_end = a->end_slot;

@@ -56,14 +56,12 @@ typedef struct ob_draw_state {
     int32_t *outline_start;      /* shapes: first pair in outline, -1 */
     int32_t *outline_count;
     double *outline;             /* §8.5 local outlines */
+    double *local_quad;          /* §8.2 per attachment: TL TR BR BL in slot-bone space */
     int32_t *tri_start;          /* shapes and unweighted clipping: earcut indices */
     int32_t *tri_count;
     uint32_t *tris;
     /* §8.1 lookup memo per slot: (skin, name id) → attachment */
     int32_t *memo_skin, *memo_name, *memo_att;
-    struct ob_earcut_ctx *earcut; /* weighted clipping masks (world earcut) */
-    double *scratch;             /* 2 doubles per vertex of the largest polygon */
-    int32_t scratch_pairs;
     int particles_sized;         /* particle capacity added (first build) */
     int32_t *seq_input;          /* per attachment: sequence input (machine << 16 | input), -1 */
 } ob_draw_state;
@@ -107,6 +105,9 @@ ob_tvalue ob_text_lookup(const ob_instance *inst, const char *name);
 const char *ob_text_template(const ob_instance *inst, int32_t slot, const ob_attachment *att);
 
 /* ---- helpers shared by the draw files ------------------------------ */
+/* §8.2 the quad TL, TR, BR, BL (8 doubles) of a region, sequence or text
+** attachment in slot-bone space (skewed, rotated, translated). */
+void ob_quad_local(const ob_attachment *att, double quad[8]);
 /* §8.2 the world quad TL, TR, BR, BL (8 doubles) of a region, sequence or
 ** text attachment on the slot bone's world matrix m. */
 void ob_quad_world(const ob_attachment *att, ob_mat m, double quad[8]);

@@ -94,6 +94,8 @@ void ob_skeleton_update_active(ob_instance *inst);
 /* §3.2 updateSubtree: recompute world from applied for bone (if include_self)
 ** and all its descendants, depth-first; returns at once on an inactive bone. */
 void ob_bone_update_subtree(ob_instance *inst, int32_t bone, int include_self);
+/* §4.2 boneWorld(P, local, inherit): a world matrix from a parent world. */
+ob_mat ob_bone_world(ob_mat P, const ob_pose *local, int inherit);
 /* §4.2 boneWorld for one bone from its applied pose and live inherit mode. */
 void ob_bone_update_world(ob_instance *inst, int32_t bone);
 /* §3.2 syncApplied: local values matching the bone's current world. */

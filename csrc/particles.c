@@ -18,7 +18,8 @@ static double js_max(double a, double b) { return a != a || b != b ? NAN : a > b
 /* ---- creation ----------------------------------------------------- */
 
 /* Particles a buffer may need for settings p: alive stays below
-** ceil(maxParticles) + 2 (fractional counts spawn on i < n), see spawn_all. */
+** ceil(maxParticles) + 2 (fractional counts spawn on i < n, emitter_advance)
+** unless burst counts are negative. */
 static double buffer_need(const ob_particle_settings *p)
 {
     double m = p->max_particles;
@@ -38,7 +39,8 @@ int ob_particles_create(ob_instance *inst)
     st->pending = calloc(n, sizeof *st->pending);
     st->override = malloc(n);
     st->max_quads = calloc(n, sizeof *st->max_quads);
-    if (!st->emitters || !st->pending || !st->override || !st->max_quads) return -1;
+    st->frame_att = calloc(n, sizeof *st->frame_att);
+    if (!st->emitters || !st->pending || !st->override || !st->max_quads || !st->frame_att) return -1;
     memset(st->override, -1, n);
     double *need = calloc(n, sizeof *need);
     if (!need) return -1;
@@ -73,6 +75,7 @@ void ob_particles_free(ob_instance *inst)
     free(st->pending);
     free(st->override);
     free(st->max_quads);
+    free(st->frame_att);
     free(st);
     inst->particles = NULL;
 }
@@ -97,6 +100,7 @@ static void emitter_reset(const ob_instance *inst, ob_emitter *e, int32_t slot, 
 static int emitter_reserve(ob_particle_state *st, ob_emitter *e)
 {
     if (e->count < e->capacity) return 1;
+    if (e->capacity > (1 << 26)) return 0;  /* 64M particles: refuse, the spawn is skipped */
     int32_t cap = e->capacity > 0 ? e->capacity * 2 : 64;
     ob_emitter_particle *p = realloc(e->particles, (size_t)cap * sizeof *p);
     if (!p) return 0;
@@ -106,8 +110,9 @@ static int emitter_reserve(ob_particle_state *st, ob_emitter *e)
     return 1;
 }
 
-/* §8.8 spawn(preAge, origin): RNG calls in exactly the spec's order. */
-static void spawn(ob_particle_state *st, ob_emitter *e, const ob_particle_settings *d, ob_mat m,
+/* §8.8 spawn(preAge, origin): RNG calls in exactly the spec's order.
+** Returns 0, or -1 when the buffer cannot grow (the caller stops spawning). */
+static int spawn(ob_particle_state *st, ob_emitter *e, const ob_particle_settings *d, ob_mat m,
                   double pre_age, double ox, double oy)
 {
     uint32_t *r = &e->rng;
@@ -167,10 +172,11 @@ static void spawn(ob_particle_state *st, ob_emitter *e, const ob_particle_settin
         py += vy * pre_age;
     }
     ob_emitter_particle p = {(float)px, (float)py, (float)vx, (float)vy, (float)age, (float)life,
-                     (float)size0, (float)size1, (float)rot0, (float)rot1, (float)spin};
-    if (!(p.age < p.life)) return;  /* keep if age < life */
-    if (!emitter_reserve(st, e)) return;
+                             (float)size0, (float)size1, (float)rot0, (float)rot1, (float)spin};
+    if (!(p.age < p.life)) return 0;  /* keep if age < life */
+    if (!emitter_reserve(st, e)) return -1;
     e->particles[e->count++] = p;
+    return 0;
 }
 
 /* §8.8 advance(h, m, emitting, rate) */
@@ -217,11 +223,12 @@ static void emitter_advance(ob_particle_state *st, ob_emitter *e, const ob_parti
     double nb = js_min(burst, room);
     double ns = js_min(streamed, room - nb);
     double lx = e->has_last ? e->last_x : m.x, ly = e->has_last ? e->last_y : m.y;
-    for (double i = 0; i < nb; i++) spawn(st, e, d, m, 0, m.x, m.y);
-    for (double i = 0; i < ns; i++) {
+    int full = 0;
+    for (double i = 0; i < nb && !full; i++) full = spawn(st, e, d, m, 0, m.x, m.y) < 0;
+    for (double i = 0; i < ns && !full; i++) {
         /* §8.8 streamed spawns spread along the bone's motion since the last step */
         double k = (i + 1) / ns;
-        spawn(st, e, d, m, (1 - k) * h, lx + (m.x - lx) * k, ly + (m.y - ly) * k);
+        full = spawn(st, e, d, m, (1 - k) * h, lx + (m.x - lx) * k, ly + (m.y - ly) * k) < 0;
     }
     e->has_last = 1;
     e->last_x = m.x;
@@ -270,12 +277,15 @@ void ob_particles_advance(ob_instance *inst, double dt)
     double steps = n < OB_PARTICLE_MAX_STEPS ? n : OB_PARTICLE_MAX_STEPS;
     double frac = acc - n * OB_PARTICLE_STEP;
     st->frac = frac < 0 ? 0 : frac > OB_PARTICLE_STEP ? OB_PARTICLE_STEP : frac;
+    if (steps < 1) return;
+    /* attachments do not change during the steps of one frame: resolve them once */
+    for (int32_t s = 0; s < doc->slot_count; s++) st->frame_att[s] = particles_attachment(inst, s);
     for (double k = 0; k < steps; k++) {
         for (int32_t s = 0; s < doc->slot_count; s++) {
             int32_t bone = doc->slots[s].bone;
             if (bone < 0 || !inst->bone_active[bone]) continue;  /* §3.3 frozen: emitter kept */
             ob_emitter *e = &st->emitters[s];
-            int32_t a = particles_attachment(inst, s);
+            int32_t a = st->frame_att[s];
             if (a < 0) {  /* not particles ⇒ drop the emitter */
                 e->attachment = -1;
                 e->count = 0;
@@ -358,17 +368,21 @@ int32_t ob_particles_max_quads(const ob_instance *inst, int32_t slot)
 
 /* §8.8 gradient: stops sorted by t (stable) only if unsorted; clamp to the
 ** first/last; else lerp between the bracketing stops. */
-static void gradient(const ob_particle_settings *d, double t, double out[4])
+static int stops_sorted(const ob_particle_settings *d)
+{
+    for (int32_t i = 1; i < d->stop_count; i++)
+        if (d->stops[i].t < d->stops[i - 1].t) return 0;
+    return 1;
+}
+
+static void gradient(const ob_particle_settings *d, int sorted, double t, double out[4])
 {
     int32_t n = d->stop_count;
     if (n <= 0) {  /* no stops: white */
         out[0] = out[1] = out[2] = out[3] = 1;
         return;
     }
-    /* the stable order without copying: sorted already in the common case */
-    int sorted = 1;
-    for (int32_t i = 1; i < n; i++)
-        if (d->stops[i].t < d->stops[i - 1].t) { sorted = 0; break; }
+    /* the stable order without copying: a sorted list is read directly */
     const ob_grad_stop *lo = NULL, *hi = NULL, *first = NULL, *last = NULL;
     if (sorted) {
         first = &d->stops[0];
@@ -456,6 +470,7 @@ int32_t ob_particles_geometry(const ob_instance *inst, int32_t slot, float *vert
     /* at most 16383; also never more than the caller's buffers hold (max_quads, only
     ** smaller than the count for documents whose bursts break the maxParticles bound) */
     int32_t n = e->count < inst->particles->max_quads[slot] ? e->count : inst->particles->max_quads[slot];
+    int sorted = stops_sorted(d);
     int32_t q = 0;
     for (int32_t i = 0; i < n; i++) {
         const ob_emitter_particle *p = &e->particles[i];
@@ -475,7 +490,7 @@ int32_t ob_particles_geometry(const ob_instance *inst, int32_t slot, float *vert
         }
         double size = js_max(0, (double)p->size0 + ((double)p->size1 - (double)p->size0) * t) * size_scale;
         double c[4];
-        gradient(d, t, c);
+        gradient(d, sorted, t, c);
         double alpha = c[3] * tint[3];
         if (size <= 0 || alpha <= 0) continue;
         double spin_ang = ((double)p->rot0 + ((double)p->rot1 - (double)p->rot0) * t + (double)p->spin * age) * OB_DEG;

@@ -23,7 +23,7 @@
 /* §8.8 geometry draws at most this many particles per item. */
 #define OB_PARTICLES_MAX_DRAWN 16383
 
-typedef struct ob_emitter_particle {     /* §12: float32 particle buffer */
+typedef struct ob_emitter_particle { /* §12: float32 particle buffer */
     float x, y, vx, vy;          /* world space, or slot-bone space when local */
     float age, life;
     float size0, size1, rot0, rot1, spin;
@@ -38,7 +38,7 @@ typedef struct ob_emitter {
     int has_last;
     double last_x, last_y;
     int32_t count, capacity;
-    ob_emitter_particle *particles;      /* the slot's buffer */
+    ob_emitter_particle *particles; /* the slot's buffer */
 } ob_emitter;
 
 typedef struct ob_particle_state {
@@ -47,6 +47,7 @@ typedef struct ob_particle_state {
     double *pending;             /* per slot: emitParticles counts for the next step */
     int8_t *override;            /* per slot: setEmitter override, -1 none, 0 off, 1 on */
     int32_t *max_quads;          /* per slot: most particles one item can draw */
+    int32_t *frame_att;          /* per slot: particles attachment this frame, -1 (scratch) */
     uint64_t growths;            /* buffer growths after creation (0 for sane documents) */
 } ob_particle_state;
 

@@ -343,7 +343,7 @@ void ob_instance_set_to_setup_pose(ob_instance *inst)
 /* ---- §3.2 updateWorldTransform ------------------------------------- */
 
 /* §4.2 boneWorld(P, local, inherit) */
-static ob_mat bone_world(ob_mat P, const ob_pose *local, int inherit)
+ob_mat ob_bone_world(ob_mat P, const ob_pose *local, int inherit)
 {
     ob_mat L = ob_local_matrix(local);
     if (inherit == OB_INHERIT_NORMAL) return ob_mat_mul(P, L);
@@ -391,8 +391,8 @@ void ob_bone_update_world(ob_instance *inst, int32_t i)
 {
     int32_t p = inst->doc->bones[i].parent;
     /* root bones always use normal with P = root */
-    inst->world[i] = p >= 0 ? bone_world(inst->world[p], &inst->applied[i], inst->inherit[i])
-                            : bone_world(inst->root, &inst->applied[i], OB_INHERIT_NORMAL);
+    inst->world[i] = p >= 0 ? ob_bone_world(inst->world[p], &inst->applied[i], inst->inherit[i])
+                            : ob_bone_world(inst->root, &inst->applied[i], OB_INHERIT_NORMAL);
 }
 
 void ob_bone_update_subtree(ob_instance *inst, int32_t bone, int include_self)

@@ -8,8 +8,8 @@
 #include "timeline.h"
 
 /* §7.5 input ? inputValues[input] ‖ first state-machine default for that
-** input id ‖ 0.  The running machine's input values are not wired yet (the
-** state-machine concern extends this): only the defaults are read. */
+** input id ‖ 0: the running machine's value (state_machine.c), else the
+** defaults of the document's machines. */
 double ob_slider_input_value(const ob_instance *inst, const char *input_id)
 {
     const ob_document *doc = inst->doc;

@@ -593,11 +593,8 @@ static void enter(ob_instance *inst, int32_t li, int32_t state, double mix)
         state_sounds(inst, st, 0, fresh.serial);
         for (int32_t i = 0; i < st->emitter_count; i++)
             if (st->emitters[i].slot >= 0) ob_particles_set_emitter(inst, st->emitters[i].slot, st->emitters[i].emitting);
-        for (int32_t i = 0; i < st->input_count; i++) {
-            int32_t in = st->inputs[i].input;  /* only inputs that exist, not triggers */
-            if (in >= 0 && sm->machine->inputs[in].type != OB_INPUT_TRIGGER)
-                ob_sm_set_input(inst, in, &st->inputs[i].value);
-        }
+        for (int32_t i = 0; i < st->input_count; i++)  /* setInput, only for inputs that exist */
+            if (st->inputs[i].input >= 0) ob_sm_set_input(inst, st->inputs[i].input, &st->inputs[i].value);
         ob_scripts_enter_state(inst, li);
     }
     /* §9.2 "Emits stateChange": a log record "<from> -> <to>" */

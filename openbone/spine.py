@@ -199,6 +199,7 @@ class _Importer:
         self.warnings: List[str] = []
         self.handles_outside = 0
         self.flat_bulges = 0
+        self.weighted_keys: List[tuple] = []  # (animation, weights, per-influence offsets, OpenBone key)
         head = src.get("skeleton") or {}
         self.version = str(head.get("spine", "4.2"))
         self.v43 = self.version.startswith("4.3") or "constraints" in src
@@ -815,11 +816,14 @@ class _Importer:
                 full[off:off + len(vs)] = np.asarray(vs, dtype=np.float64).astype(np.float32)[:max(0, n - off)]
             if weighted:
                 offs = self.weighted_deform(att["weights"], full)
+                self.weighted_keys.append((self.current_anim, att["weights"], full))
             else:
                 b = np.asarray(base, dtype=np.float32)
                 # Spine keeps setup + offset as float32: store exactly that difference
                 offs = [float(x) for x in ((b + full).astype(np.float64) - b.astype(np.float64))] if vs else [0.0] * n
             key = {"time": _f(k.get("time", 0)), "value": offs}
+            if weighted:
+                self.weighted_keys[-1] += (key,)
             nxt = keys[ki + 1] if ki + 1 < len(keys) else None
             if nxt is not None:
                 c = k.get("curve")
@@ -831,10 +835,11 @@ class _Importer:
             ks.append(key)
         return {"target": "deform", "id": sname, "attachment": aname, "property": "offsets", "keys": ks}
 
-    def weighted_deform(self, weights, full: np.ndarray) -> List[float]:
+    def weighted_deform(self, weights, full: np.ndarray, world: Optional[np.ndarray] = None) -> List[float]:
         """Per-influence offsets → one offset per vertex: the offset that gives
-        Spine's vertex in the setup pose, d = M⁻¹ Σ wᵢ Lᵢ dᵢ, M = Σ wᵢ Lᵢ."""
-        W = self.setup_world
+        Spine's vertex in the given pose (default: the setup pose),
+        d = M⁻¹ Σ wᵢ Lᵢ dᵢ with M = Σ wᵢ Lᵢ."""
+        W = self.setup_world if world is None else world
         bi = {b["name"]: i for i, b in enumerate(self.bones)}
         out = []
         j = 0
@@ -967,6 +972,7 @@ class _Importer:
     def animations(self) -> List[Dict[str, Any]]:
         out = []
         for name, a in (self.s.get("animations") or {}).items():
+            self.current_anim = name
             tls: List[Dict[str, Any]] = []
             self.anim_slots(a.get("slots") or {}, tls)
             self.anim_bones(a.get("bones") or {}, tls)
@@ -1080,6 +1086,22 @@ def _setup_world(doc: Dict[str, Any]) -> Optional[np.ndarray]:
     return np.array(inst.world, dtype=np.float64)
 
 
+def _weighted_deform_at_keys(imp: "_Importer", doc: Dict[str, Any]) -> None:
+    """Weighted deform keys, refined: each key's per-vertex offsets are solved with
+    the influence bones' world matrices of the animation's own pose at the key's
+    time (constraints included), so the vertex is Spine's exactly at every key and
+    only approximately between keys (when the influences rotate relative to each
+    other during the span)."""
+    from .document import loads
+    from .instance import Instance
+    inst = Instance(loads(json.dumps(doc)))
+    for anim, weights, full, key in imp.weighted_keys:
+        inst.set_to_setup_pose()
+        inst.apply_animation(anim, key["time"])
+        inst.update_world_transform()
+        key["value"] = imp.weighted_deform(weights, full, np.array(inst.world, dtype=np.float64))
+
+
 def skeleton_json_to_dict(src: Union[str, os.PathLike, Dict[str, Any]], curves: str = "spine",
                           name: Optional[str] = None, warnings: Optional[List[str]] = None) -> Dict[str, Any]:
     """The OpenBone document dict for a skeleton JSON file (path) or parsed dict.
@@ -1107,6 +1129,8 @@ def skeleton_json_to_dict(src: Union[str, os.PathLike, Dict[str, Any]], curves: 
     imp.setup_world = _setup_world({"skeleton": {"bones": [imp.bone(b) for b in imp.bones]}})
     imp.warnings.clear()
     doc = imp.build()
+    if imp.weighted_keys:
+        _weighted_deform_at_keys(imp, doc)
     if warnings is not None:
         warnings.extend(imp.warnings)
     return doc

@@ -359,9 +359,9 @@ class Machine:
         self.sounds(st, "enter", s)
         for e in st.get("emitters") or []:
             raise NotImplementedError("emitters")
-        for a in st.get("inputs") or []:
+        for a in st.get("inputs") or []:  # setInput, only for inputs that exist (a trigger fires)
             i = next((x for x in self.inputs_data if x["id"] == a.get("input")), None)
-            if i is not None and i["type"] != "trigger":
+            if i is not None:
                 self.set_input(i["id"], a.get("value"))
 
     # ---- §9.4 ----

@@ -227,3 +227,31 @@ def test_pointer_type_validation():
     i = inst(ldoc([]))
     with pytest.raises(Exception):
         i.pointer("tap", 0, 0)
+
+
+# ---- emitters (§9.2 state emitters, §9.5 setEmitter / emitParticles) ---------------
+
+def emitter_doc():
+    particles = {"type": "particles", "emitting": True, "rate": 0, "bursts": [], "lifetime": [5, 5]}
+    skins = [{"id": "default", "name": "default", "attachments": {"s": {"box": SQUARE}, "fx": {"p": particles}}}]
+    slots_extra = [{"id": "fx", "name": "fx", "bone": "root", "attachment": "p"}]
+    acts = [{"type": "setEmitter", "slot": "fx", "emitting": True},
+            {"type": "emitParticles", "slot": "fx", "count": 3}]
+    lay = layer([state("A", emitters=[{"slot": "fx", "emitting": False}])])
+    d = doc(layers=[lay], bones=BONES,
+            slots=[{"id": "s", "name": "s", "bone": "b", "attachment": "box"}] + slots_extra, skins=skins,
+            listeners=[listener("down", actions=acts)], events=EVENTS)
+    return d
+
+
+def test_state_emitters_and_listener_emitter_actions():
+    i = inst(emitter_doc())
+    i.advance(1 / 60)
+    # entering A switched the emitter off (override applied at step 10)
+    assert i.particle_live("fx")["emitting"] is False
+    assert len(i.particle_state("fx")["ages"]) == 0
+    i.pointer("down", 100, 0)
+    i.advance(1 / 60)
+    assert i.particle_live("fx")["emitting"] is True
+    # rate 0, no bursts: only the 3 emitParticles particles, spawned at this frame's step
+    assert len(i.particle_state("fx")["ages"]) == 3

@@ -189,3 +189,33 @@ def test_only_ob_is_visible():
     i = inst(sdoc(code))
     i.advance(0.1)
     assert [r["text"] for r in i.log if r["type"] == "log"] == ["object true undefined function"]
+
+
+def test_trigger_fired_in_on_event_survives_to_next_frame():
+    # onEvent (step 13) fires `go`: the next frame's settle (step 5) sees it before step 6
+    events = [{"id": "e1", "name": "tick"}]
+    a = anim("a", [], duration=1, events=[{"time": 0.05, "event": "e1"}])
+    lay = layer([state("A", "a"), state("B")], [trans("A", "B", [cond("go")])])
+    code = 'function onEvent(e) { ob.fire("go"); ob.log(String(ob.input("in_n")), String(ob.input("n"))); }'
+    d = sdoc(code, inputs=[("go", "trigger", None), ("in_n", "number", 4, "n")], events=events, layers=[lay],
+             animations=[a])
+    i = inst(d)
+    i.advance(0.1)
+    assert i.active_states == ["A"]
+    i.advance(0.1)
+    assert i.active_states == ["B"]
+    assert [r["text"] for r in i.log if r["type"] == "log"] == ["4 4"]  # ob.input by id or name
+
+
+def test_clear_overrides_drops_emitter_overrides_too():
+    particles = {"type": "particles", "emitting": True, "rate": 0}
+    skins = [{"id": "default", "name": "default", "attachments": {"fx": {"p": particles}}}]
+    lay = layer([state("A", emitters=[{"slot": "fx", "emitting": False}])])
+    d = doc(inputs=[], layers=[lay], bones=BONES, slots=[{"id": "fx", "name": "fx", "bone": "b", "attachment": "p"}],
+            skins=skins, scripts=[{"id": "sc", "name": "m", "code": ""}], machine_scripts=["sc"])
+    i = inst(d)
+    i.advance(0.1)
+    assert i.particle_live("fx")["emitting"] is False
+    i.clear_overrides()
+    i.advance(0.1)
+    assert i.particle_live("fx")["emitting"] is None  # unset: the attachment's own value applies

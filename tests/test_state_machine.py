@@ -470,3 +470,49 @@ def test_multiplier_text_item_follows_the_input():
     assert i.format_text("{mult:0.00x}") == "3.14x"  # by id or name
     texts = [it.text for it in i.draw_list() if it.type == "text"]
     assert texts == ["x3.14x {ok}"]
+
+
+# ---- §9.2 sound hooks, §10 ownership ------------------------------------------------
+
+HOOK_AUDIO = {"assets": [{"id": "a", "name": "a", "duration": 1}],
+              "buses": [],
+              "sounds": [{"id": "loop", "name": "loop", "asset": "a", "loop": True, "fadeOut": 0.5},
+                         {"id": "once", "name": "once", "asset": "a", "fadeOut": 0.125}]}
+
+
+def test_state_sound_hooks_and_owned_loops():
+    # A: enter plays `loop` twice (same owner and tag hook:loop ⇒ the second is skipped)
+    # and `once`; B: enter stops every `once` (its fadeOut 0.125), exit plays `once`.
+    # A→B with duration 0.25: A's looping sounds stop with max(0.25, fadeOut 0.5) = 0.5.
+    a_sounds = [{"sound": "loop", "on": "enter", "action": "play"},
+                {"sound": "loop", "on": "enter", "action": "play", "volume": 0.5},
+                {"sound": "once", "on": "enter", "action": "play", "volume": 0.5}]
+    b_sounds = [{"sound": "once", "on": "enter", "action": "stop"},
+                {"sound": "once", "on": "exit", "action": "play"}]
+    d = doc(inputs=[("go", "trigger", None)], audio=HOOK_AUDIO,
+            layers=[layer([state("A", sounds=a_sounds), state("B", sounds=b_sounds)],
+                          [trans("A", "B", [cond("go")], duration=0.25), trans("B", "A", [cond("go")])])])
+    i = inst(d)
+    i.advance(0.1)
+    assert [(c["type"], c["id"], c["sound"], c["volume"], c["loop"], c["source"]) for c in i.audio_commands] == \
+        [("play", "play_1", "loop", 1.0, True, "state:A"), ("play", "play_2", "once", 0.5, False, "state:A")]
+    i.fire("go")
+    i.advance(0.1)
+    assert i.audio_commands == [{"type": "stop", "id": "play_1", "fade": 0.5},
+                                {"type": "stop", "id": "play_2", "fade": 0.125}]
+    i.fire("go")
+    i.advance(0.1)  # B → A: B's exit hook, then A's enter hooks (fresh owner)
+    assert [(c["type"], c["id"], c["sound"]) for c in i.audio_commands] == \
+        [("play", "play_3", "once", ), ("play", "play_4", "loop"), ("play", "play_5", "once")]
+
+
+def test_inputs_on_enter_fire_triggers():
+    # §9.2 inputs on enter use setInput: on a trigger that fires it, and the same settle
+    # can use it (B's inputs fire `next` ⇒ B → C in the second hop of frame 1)
+    d = doc(inputs=[("next", "trigger", None), ("go", "trigger", None)],
+            layers=[layer([state("A"), state("B", inputs=[{"input": "next", "value": True}]), state("C")],
+                          [trans("A", "B", [cond("go")]), trans("B", "C", [cond("next")])])])
+    i = inst(d)
+    i.fire("go")
+    i.advance(0.1)
+    assert i.active_states == ["C"]

@@ -1,0 +1,73 @@
+/* test_drawlist_alloc.c: §8.4 builds the draw list without allocating.
+**
+** Linked with -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc (no LD_PRELOAD): every
+** allocation made while ob_draw_build / ob_bounds_update run is counted.  After the
+** first build (which sizes the particle buffers once) the count must stay 0, and the
+** draw state's growth counter too.  Built (with every csrc .c file) and run by
+** tests/test_drawlist_c.py:  ./test_drawlist_alloc fixture.obone [more.obone ...]
+** The first animation of each document plays, looping. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "animation_state.h"
+#include "bounds.h"
+#include "drawlist.h"
+#include "instance.h"
+
+void *__real_malloc(size_t n);
+void *__real_calloc(size_t n, size_t m);
+void *__real_realloc(void *p, size_t n);
+static long counting, allocations;
+void *__wrap_malloc(size_t n) { allocations += counting; return __real_malloc(n); }
+void *__wrap_calloc(size_t n, size_t m) { allocations += counting; return __real_calloc(n, m); }
+void *__wrap_realloc(void *p, size_t n) { allocations += counting; return __real_realloc(p, n); }
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) { free(buf); buf = NULL; }
+    fclose(f);
+    *len = (size_t)n;
+    return buf;
+}
+
+int main(int argc, char **argv)
+{
+    int failed = 0;
+    for (int a = 1; a < argc; a++) {
+        size_t len;
+        char *text = slurp(argv[a], &len);
+        ob_error err;
+        ob_document *doc = text ? ob_document_load(text, len, &err) : NULL;
+        if (!doc) { printf("FAIL %s: cannot load\n", argv[a]); failed = 1; free(text); continue; }
+        ob_instance *inst = ob_instance_create(doc, &err);
+        ob_bounds *b = ob_bounds_create(doc);
+        if (!inst || !b) { printf("FAIL %s: cannot create\n", argv[a]); return 1; }
+        if (doc->animation_count > 0) ob_anim_set_animation(inst, 0, 0, 1, 0);
+        ob_instance_advance(inst, 1.0 / 60);
+        if (ob_draw_build(inst) < 0) { printf("FAIL %s: build\n", argv[a]); return 1; }  /* first build */
+        long items = 0;
+        allocations = 0;
+        for (int frame = 0; frame < 120; frame++) {
+            ob_instance_advance(inst, 1.0 / 60);   /* not counted: other concerns */
+            counting = 1;
+            items += ob_draw_build(inst);
+            ob_bounds_update(b, inst);
+            counting = 0;
+        }
+        int ok = allocations == 0 && inst->draw->growths == 0;
+        printf("%s %s: %ld items over 120 frames, %ld allocations, %llu growths\n", ok ? "ok  " : "FAIL", argv[a],
+               items, allocations, (unsigned long long)inst->draw->growths);
+        failed |= !ok;
+        ob_bounds_free(b);
+        ob_instance_free(inst);
+        ob_document_free(doc);
+        free(text);
+    }
+    return failed;
+}

@@ -1,0 +1,31 @@
+"""C-level check: building the draw list (§8.4) and the bounds snapshot (§8.10) allocates
+nothing per frame.  tests/c/test_drawlist_alloc.c wraps malloc/calloc/realloc at link time
+(-Wl,--wrap, no LD_PRELOAD) and counts the calls made inside ob_draw_build and
+ob_bounds_update over 120 frames of every fixture (first animation looping)."""
+import glob
+import os
+import shutil
+import subprocess
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None or shutil.which("pkg-config") is None, reason="needs gcc")
+def test_no_allocation_per_frame(tmp_path):
+    cjson = subprocess.run(["pkg-config", "--cflags", "--libs", "libcjson"], capture_output=True, text=True)
+    if cjson.returncode != 0:
+        pytest.skip("libcjson not found")
+    exe = str(tmp_path / "test_drawlist_alloc")
+    srcs = sorted(glob.glob(os.path.join(ROOT, "csrc", "*.c")))
+    cmd = (["gcc", "-std=c11", "-O1", "-ffp-contract=off", "-I", os.path.join(ROOT, "csrc"),
+            os.path.join(ROOT, "tests", "c", "test_drawlist_alloc.c")] + srcs + cjson.stdout.split() +
+           ["-lm", "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc", "-o", exe])
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-3000:]
+    docs = sorted(glob.glob(os.path.join(ROOT, "conformance", "fixtures", "*.obone")))
+    docs.append(os.path.join(ROOT, "examples", "hero.obone"))
+    r = subprocess.run([exe] + docs, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.count("ok  ") == len(docs)
