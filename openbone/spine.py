@@ -21,10 +21,10 @@ What changes on the way (everything else maps one to one):
 * Weighted meshes: Spine's flat ``vertices`` become per-vertex influence lists.
   Spine's weighted deform keys hold one offset per influence; OpenBone one per
   vertex (added to every influence, §8.3).  The per-vertex offset is the one that
-  gives the same vertex as Spine in the setup pose (``d = M⁻¹ Σ wᵢ Lᵢ dᵢ`` with
-  ``M = Σ wᵢ Lᵢ``, ``Lᵢ`` the linear part of influence bone i in the setup pose);
-  it is exact when a vertex's influences keep their relative rotation/scale and
-  approximate otherwise (see ``conformance/NOTES.md``).
+  gives the same vertex as Spine at the key (``d = M⁻¹ Σ wᵢ Lᵢ dᵢ`` with
+  ``M = Σ wᵢ Lᵢ``, ``Lᵢ`` the linear part of influence bone i in the animation's
+  pose at the key's time); between keys it is approximate when a vertex's
+  influences rotate relative to each other (see ``conformance/NOTES.md``).
 * Linked meshes get their parent's geometry and ``linked: {mesh, deform}``.
 * Physics constraints are mapped onto OpenBone §7.4 (see ``_physics``).
 * Dropped (no OpenBone equivalent, listed in ``result warnings``): physics

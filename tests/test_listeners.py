@@ -255,3 +255,23 @@ def test_state_emitters_and_listener_emitter_actions():
     assert i.particle_live("fx")["emitting"] is True
     # rate 0, no bursts: only the 3 emitParticles particles, spawned at this frame's step
     assert len(i.particle_state("fx")["ages"]) == 3
+
+
+def test_weighted_box_text_and_sequence_polygons():
+    # a weighted box: every vertex fully on bone b2 at (200, 0) ⇒ the ±10 square around it
+    bones = BONES + [{"id": "b2", "name": "b2", "parent": "root", "x": 200}]
+    wbox = {"type": "boundingBox", "vertices": [0] * 8,
+            "weights": [[{"bone": "b2", "x": x, "y": y, "weight": 1}] for x, y in
+                        ((-10, -10), (10, -10), (10, 10), (-10, 10))]}
+    d = doc(layers=[layer([state("A")])], bones=bones, slots=[{"id": "s", "name": "s", "bone": "b", "attachment": "w"}],
+            skins=[{"id": "default", "name": "default", "attachments": {"s": {"w": wbox}}}])
+    i = inst(d)
+    assert i.hit_test("s", 205, 5) and not i.hit_test("s", 105, 5)
+    # text: the unscaled box (width 40, height 10; scale and skew ignored), offset (0, 20)
+    text = {"type": "text", "text": "hi", "x": 0, "y": 20, "width": 40, "height": 10, "scaleX": 3, "skewX": 45}
+    d = ldoc([], attachments={"t": text}, current="t")
+    assert hit(d, 119, 24) and not hit(d, 121, 20) and not hit(d, 100, 26)
+    # sequence: a region-like quad (width 10 × scale 2 ⇒ ±10, height 4 ⇒ ±2)
+    seq = {"type": "sequence", "frames": [], "width": 10, "height": 4, "scaleX": 2}
+    d = ldoc([], attachments={"q": seq}, current="q")
+    assert hit(d, 109, 1) and not hit(d, 111, 0) and not hit(d, 100, 3)

@@ -630,3 +630,29 @@ def test_physics_rigs_stay_bounded(name):
         assert dev[600:].max() <= 1.1 * dev[:300].max() + 1, (anim.name, dev[:300].max(), dev[600:].max())
         moved = max(moved, dev.max())
     assert moved > 0.5  # the physics does something
+
+
+def test_weighted_deform_exact_at_keys():
+    """The per-vertex offset is solved in the animation's pose at the key: bone a turns
+    from 90 to 120 degrees while the deform key at t = 1 moves the two influences apart."""
+    bones = [{"name": "root"}, {"name": "a", "parent": "root", "rotation": 90},
+             {"name": "b", "parent": "root", "x": 5, "scaleX": 2}]
+    d = spine.skeleton_json_to_dict(mini(
+        bones=bones, slots=[{"name": "s", "bone": "root", "attachment": "m"}],
+        skins=[{"name": "default", "attachments": {"s": {"m": {
+            "type": "mesh", "uvs": [0, 0, 1, 0, 1, 1], "triangles": [0, 1, 2], "hull": 3,
+            "vertices": [2, 1, 1, 0, 0.25, 2, 0, 1, 0.75, 1, 1, 0, 0, 1, 1, 2, 0, 0, 1]}}}}],
+        animations={"a": {"bones": {"a": {"rotate": [{"value": 0}, {"time": 1, "value": 30}]}},
+                          "attachments": {"default": {"s": {"m": {"deform": [
+                              {"time": 1, "vertices": [4, 0, 0, 2]}]}}}}}}))
+    doc = openbone.loads(json.dumps(d))
+    inst = openbone.Instance(doc)
+    inst.set_to_setup_pose()
+    inst.apply_animation("a", 1.0)
+    inst.update_world_transform()
+    (item,) = [it for it in inst.draw_list() if it.type == "mesh"]
+    r = math.radians(120)
+    A = lambda x, y: (math.cos(r) * x - math.sin(r) * y, math.sin(r) * x + math.cos(r) * y)  # noqa: E731
+    B = lambda x, y: (2 * x + 5, y)  # noqa: E731
+    want = np.add(np.multiply(0.25, A(1 + 4, 0)), np.multiply(0.75, B(0, 1 + 2)))
+    assert np.asarray(item.vertices, dtype=float).reshape(-1, 2)[0] == pytest.approx(want, abs=1e-4)
