@@ -37,14 +37,32 @@ AVAILABLE = quickjs is not None
 
 _PRELUDE = r"""
 (() => {
-  let S = {time: 0, inputs: {}, bones: {}, pointer: {x: 0, y: 0, down: false}};
+  let S = {time: 0, inputs: {}, meta: [], bones: {}, pointer: {x: 0, y: 0, down: false}};
   let Q = [];
   const clone = (v) => (v === undefined ? null : JSON.parse(JSON.stringify(v)));
   const has = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+  // A write is applied to the runtime after the call returns; so that a read
+  // after a write in the same call sees it (as in the reference), the
+  // snapshot takes the §9.5 setInput coercion too.
+  const first = (k) => S.meta.findIndex((m) => m[0] === k || m[1] === k);
+  const see = (k, v) => {
+    const i = first(k);
+    if (i < 0) return;
+    const [id, name, type] = S.meta[i];
+    let x;
+    if (type === "number") { x = Number(v); if (!Number.isFinite(x)) return; }
+    else if (type === "string") x = String(v);
+    else if (type === "bool") x = typeof v === "string" ? v === "true" : !!v;
+    else return;  // triggers: fire() is applied after the call
+    for (const key of [id, name]) if (key != null && first(key) === i) S.inputs[key] = x;
+  };
   const ob = {
     time: () => S.time,
     input: (n) => { const k = String(n); return has(S.inputs, k) ? S.inputs[k] : undefined; },
-    setInput: (n, v) => { Q.push(["setInput", String(n), v === undefined ? null : clone(v)]); },
+    setInput: (n, v) => {
+      Q.push(["setInput", String(n), v === undefined ? null : clone(v)]);
+      see(String(n), v);
+    },
     fire: (n) => { Q.push(["fire", String(n)]); },
     emit: (name, p) => { Q.push(["emit", String(name), p == null ? null : clone(p)]); },
     bone: (n) => { const k = String(n); return has(S.bones, k) ? Object.assign({}, S.bones[k]) : null; },
@@ -158,7 +176,8 @@ class QuickJSHost:
     def _snapshot(inst, uses_bones: bool) -> Dict[str, Any]:
         x, y, down = inst._sm_pointer_state
         snap: Dict[str, Any] = {"time": inst._sm_elapsed, "pointer": {"x": x, "y": y, "down": down},
-                                "inputs": inst._sm_input_table(), "bones": {}}
+                                "inputs": inst._sm_input_table(), "bones": {},
+                                "meta": [[iid, nm, t] for iid, nm, t, _v in inst._sm_inputs]}
         if uses_bones:
             bones = {}
             for b in reversed(inst.document.bones):  # names win over ids, first wins

@@ -153,6 +153,23 @@ def spine_curve(c: List[float], t: float) -> float:
     return py + (t - px) / (1 - px) * (1 - py) if px != 1 else 1.0
 
 
+def exact_curve(c: List[float], t: float) -> float:
+    """rigby2d "solve x(t), then y" (as csrc/curve_spine.c ob_curve_exact): x handles
+    clamped to [0, 1], x(s) = t by bisection, y(s)."""
+    x1, x2 = min(1.0, max(0.0, c[0])), min(1.0, max(0.0, c[2]))
+    if t <= 0 or t >= 1:
+        return t
+    lo, hi = 0.0, 1.0
+    for _ in range(64):
+        s = (lo + hi) / 2
+        if 3 * (1 - s) ** 2 * s * x1 + 3 * (1 - s) * s * s * x2 + s ** 3 < t:
+            lo = s
+        else:
+            hi = s
+    s = (lo + hi) / 2
+    return 3 * (1 - s) ** 2 * s * c[1] + 3 * (1 - s) * s * s * c[3] + s ** 3
+
+
 def _bake_curves(doc: Dict[str, Any]) -> None:
     """curves="linear": every bezier span of a number or offsets timeline becomes
     10 linear spans through Spine's samples (any OpenBone runtime then poses it
@@ -658,33 +675,54 @@ class _Importer:
                 for prop, ks in zip(props, self.keys(keys, fields, conv)):
                     tls.append({"target": "bone", "id": bname, "property": prop, "keys": ks})
 
-    def _color_curve(self, k, nxt, nch: int, ch0: int, get1, get2):
-        """One OpenBone curve for channels ch0..ch0+nch-1 of a Spine colour key:
-        the curve of the first channel that changes (warn if others differ)."""
-        curve = k.get("curve")
-        if nxt is None or curve is None:
-            return None
-        if curve == "stepped":
-            return "stepped"
-        t1, t2 = k.get("time", 0), nxt.get("time", 0)
-        self.handles_outside += _spans_leaving(curve[4 * ch0:4 * (ch0 + nch)], nch, t1, t2) \
-            if isinstance(curve, list) else 0
-        chosen = None
-        curves = []
-        for ch in range(nch):
-            v1, v2 = get1(ch), get2(ch)
-            if v1 == v2:
+    def _color_keys(self, keys, color_of, channels: List[int], ch0: int, dark: bool = False) -> List[Dict[str, Any]]:
+        """OpenBone colour keys for one Spine colour timeline.  color_of(key) → RGBA;
+        ``channels`` are the keyed channels, whose curves start at value index ch0 of
+        the Spine curve array.  OpenBone has one curve per key: when the keyed
+        channels' normalised curves differ, the span is expanded into linear keys at
+        the union of every channel's sample points (Spine's 9 samples per channel:
+        exact for spine-core's piecewise-linear curves, up to the hex rounding of the
+        inner keys, 0.5/255; exact mode: the exact curves at s-uniform tenths)."""
+        fmt = (lambda c: _hex_of(c)[:7]) if dark else _hex_of
+        out = []
+        for ki, k in enumerate(keys):
+            c1 = color_of(k)
+            t1 = k.get("time", 0)
+            key = {"time": _f(t1), "value": fmt(c1)}
+            out.append(key)
+            nxt = keys[ki + 1] if ki + 1 < len(keys) else None
+            curve = k.get("curve")
+            if nxt is None or curve is None:
                 continue
-            c = _norm_curve(curve, ch0 + ch, t1, t2, v1, v2)
-            curves.append(c)
-            if chosen is None:
-                chosen = c
-        if chosen is None:
-            return _norm_curve(curve, ch0, t1, t2, 0, 1)
-        if any(c is not None and max(abs(a - b) for a, b in zip(c, chosen)) > 1e-3 for c in curves):
-            self.warn("colour keys with a different curve per channel: one curve per key in OpenBone "
-                      "(the first changing channel's)")
-        return chosen
+            if curve == "stepped":
+                key["curve"] = "stepped"
+                continue
+            if not isinstance(curve, list):
+                continue
+            c2 = color_of(nxt)
+            t2 = nxt.get("time", 0)
+            self.handles_outside += _spans_leaving(curve[4 * ch0:4 * (ch0 + len(channels))], len(channels), t1, t2)
+            ncs = {}
+            for j, ch in enumerate(channels):
+                if c1[ch] != c2[ch]:
+                    ncs[ch] = _norm_curve(curve, ch0 + j, t1, t2, c1[ch], c2[ch])
+            used = [c for c in ncs.values() if c is not None]
+            if not used:
+                continue
+            if all(max(abs(x - y) for x, y in zip(c, used[0])) <= 1e-9 for c in used):
+                key["curve"] = used[0]
+                continue
+            ev = exact_curve if self.curves == "exact" else spine_curve
+            xs = set()
+            for c in used:
+                if self.curves == "exact":
+                    xs |= {i / 10 for i in range(1, 10)}
+                else:
+                    xs |= {x for x, _ in spine_curve_samples(c) if 0 < x < 1}
+            for x in sorted(xs):
+                v = [c1[ch] + (c2[ch] - c1[ch]) * (ev(ncs[ch], x) if ncs.get(ch) else x) for ch in range(4)]
+                out.append({"time": _f(t1 + (t2 - t1) * x), "value": fmt(v)})
+        return out
 
     def anim_slots(self, slots: Dict[str, Any], tls: List[Dict[str, Any]]) -> None:
         for sname, timelines in slots.items():
@@ -707,48 +745,27 @@ class _Importer:
                             return setup[:3] + [_f(k.get("value", 1))]
                         c = _rgba(k.get("color"))
                         return c if tname == "rgba" else c[:3] + [setup[3]]
-                    n = {"rgba": 4, "rgb": 3, "alpha": 1}[tname]
-                    ch0 = 3 if tname == "alpha" else 0
                     if tname != "rgba":
                         self.warn(f"slot {tname} timeline → colour timeline: the other channels hold the setup "
                                   "colour")
-                    ks = []
-                    for ki, k in enumerate(keys):
-                        nxt = keys[ki + 1] if ki + 1 < len(keys) else None
-                        c1 = light(k)
-                        key = {"time": _f(k.get("time", 0)), "value": _hex_of(c1)}
-                        if nxt is not None:
-                            c2 = light(nxt)
-                            cv = self._color_curve(k, nxt, n, 0, lambda ch: c1[ch0 + ch], lambda ch: c2[ch0 + ch])
-                            if cv is not None:
-                                key["curve"] = cv
-                        ks.append(key)
-                    tls.append({"target": "slot", "id": sname, "property": "color", "keys": ks})
+                    chans = {"rgba": [0, 1, 2, 3], "rgb": [0, 1, 2], "alpha": [3]}[tname]
+                    tls.append({"target": "slot", "id": sname, "property": "color",
+                                "keys": self._color_keys(keys, light, chans, 0)})
                     continue
                 if tname in ("rgba2", "rgb2"):
                     nl = 4 if tname == "rgba2" else 3
-                    lk, dk = [], []
-                    for ki, k in enumerate(keys):
-                        nxt = keys[ki + 1] if ki + 1 < len(keys) else None
-                        l1 = _rgba(k.get("light"))
-                        if nl == 3:
-                            l1 = l1[:3] + [setup[3]]
-                        d1 = _rgba(k.get("dark"), "000000")[:3] + [1.0]
-                        key_l = {"time": _f(k.get("time", 0)), "value": _hex_of(l1)}
-                        key_d = {"time": _f(k.get("time", 0)), "value": _hex_of(d1)[:7]}
-                        if nxt is not None:
-                            l2 = _rgba(nxt.get("light"))
-                            d2 = _rgba(nxt.get("dark"), "000000")
-                            cl = self._color_curve(k, nxt, nl, 0, lambda ch: l1[ch], lambda ch: l2[ch])
-                            cd = self._color_curve(k, nxt, 3, nl, lambda ch: d1[ch], lambda ch: d2[ch])
-                            if cl is not None:
-                                key_l["curve"] = cl
-                            if cd is not None:
-                                key_d["curve"] = cd
-                        lk.append(key_l)
-                        dk.append(key_d)
-                    tls.append({"target": "slot", "id": sname, "property": "color", "keys": lk})
-                    tls.append({"target": "slot", "id": sname, "property": "dark", "keys": dk})
+
+                    def light2(k, nl=nl):
+                        c = _rgba(k.get("light"))
+                        return c if nl == 4 else c[:3] + [setup[3]]
+
+                    def dark2(k):
+                        return _rgba(k.get("dark"), "000000")[:3] + [1.0]
+
+                    tls.append({"target": "slot", "id": sname, "property": "color",
+                                "keys": self._color_keys(keys, light2, list(range(nl)), 0)})
+                    tls.append({"target": "slot", "id": sname, "property": "dark",
+                                "keys": self._color_keys(keys, dark2, [0, 1, 2], nl, dark=True)})
                     continue
                 self.warn(f"slot timeline {tname!r} unknown; dropped")
 

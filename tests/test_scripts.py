@@ -219,3 +219,23 @@ def test_clear_overrides_drops_emitter_overrides_too():
     i.clear_overrides()
     i.advance(0.1)
     assert i.particle_live("fx")["emitting"] is None  # unset: the attachment's own value applies
+
+
+def test_a_read_after_a_write_in_the_same_call_sees_the_write():
+    # §11 ob.input after ob.setInput in one call: the reference reads the new
+    # value (setInput coerces first: §9.5 Number("4") = 4; "true" ⇒ true).
+    code = """
+    function onUpdate(dt) {
+      ob.setInput("n", "4");
+      ob.setInput("flag", "true");
+      ob.setInput("n", ob.input("n") + 1);
+      ob.log(ob.input("n"), ob.input("flag"));
+      ob.setInput("n", "not a number");   // ignored: not finite
+      ob.log(ob.input("n"));
+    }
+    """
+    i = inst(sdoc(code, inputs=(("n", "number", 0), ("flag", "bool", False))))
+    i.advance(0.1)
+    assert [r["text"] for r in i.log if r["type"] == "log"] == ["5 true", "5"]
+    assert i.inputs["n"] == 5 and i.inputs["flag"] is True
+    assert errors(i) == []
