@@ -195,8 +195,10 @@ ob_instance *ob_instance_create(const ob_document *doc, ob_error *err)
 #undef ALLOC
     constraint_order(doc, inst->con_order);
     if (build_keyed_tables(inst) < 0) goto oom;
-    if (ob_anim_state_create(inst) < 0 || ob_constraints_create(inst) < 0 || ob_draw_state_create(inst) < 0 ||
-        ob_particles_create(inst) < 0 || ob_sm_create(inst) < 0)
+    /* particles before the draw state: the draw list sizes its particle
+    ** buffers from the emitters' capacities */
+    if (ob_anim_state_create(inst) < 0 || ob_constraints_create(inst) < 0 || ob_particles_create(inst) < 0 ||
+        ob_draw_state_create(inst) < 0 || ob_sm_create(inst) < 0)
         goto oom;
 
     ob_skeleton_update_active(inst);
@@ -216,8 +218,8 @@ void ob_instance_free(ob_instance *inst)
 {
     if (!inst) return;
     ob_sm_free(inst);
-    ob_particles_free(inst);
     ob_draw_state_free(inst);
+    ob_particles_free(inst);
     ob_constraints_free(inst);
     ob_anim_state_free(inst);
     free(inst->deform_pool);

@@ -30,8 +30,8 @@ What changes on the way (everything else maps one to one):
 * Dropped (no OpenBone equivalent, listed in ``result warnings``): physics
   ``reset`` keys, ``shearX`` / ``limit`` of physics constraints, event ``audio``
   paths and ``balance``, transform ``mixY`` ≠ ``mixX`` and ``mixScaleY`` ≠
-  ``mixScaleX`` (the X value is used), per-channel colour curves that differ (the
-  curve of the first changing channel is used).
+  ``mixScaleX`` (the X value is used).  Colour spans whose channels have different
+  curves become linear keys at the channels' sample points.
 """
 from __future__ import annotations
 

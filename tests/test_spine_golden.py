@@ -31,7 +31,7 @@ REF = ROOT.parent / "shared" / "reference" / "spine"
 GOLDEN = REF / "golden" / "spineboy-pro.json"
 SKELETON = REF / "skeletons" / "spineboy-pro.json"
 BOUNDS = ROOT / "tests" / "spine_bounds.json"
-TOL_POS, TOL_MAT, TOL_VERT = 1e-3, 1e-4, 1e-2
+TOL_POS, TOL_MAT, TOL_VERT = 1e-3, 1e-4, 1e-2  # slot colours: 1/255
 ROUND = 5e-5  # the golden numbers are rounded to 4 decimals
 
 # Named causes: where OpenBone's model differs from Spine's, and the bones whose
@@ -94,6 +94,7 @@ def measure():
     """Per animation: {"frames", per group max {"pos", "mat", "vert"} and where}."""
     g, d, doc = _load()
     names = doc.bone_names
+    slot_names = doc.slot_names
     bone_group = _bone_groups(doc)
     item_group = _item_groups(d, bone_group)
     dt = g["dt"]
@@ -109,7 +110,7 @@ def measure():
 
         def put(group, kind, value, where):
             s = stats.setdefault(group, {"pos": 0.0, "mat": 0.0, "vert": 0.0})
-            if value > s[kind]:
+            if value > s.get(kind, 0.0):
                 s[kind] = value
                 s[kind + "_at"] = where
 
@@ -121,15 +122,23 @@ def measure():
                 ob, sp = ((t % length) + length) % length, t % length
                 wrap = abs(ob - sp) > length / 2 or any(sp < k <= ob for k in key_times[anim])
             W = inst.world
+            C = inst.slot_colors
+            grp_slots = WRAP[0] if wrap else "none"
+            for gs in fr["slots"]:
+                put(grp_slots, "color", float(np.abs(np.asarray(C[slot_names.index(gs["name"])]) - gs["color"]).max()),
+                    (fr["i"], gs["name"]))
+            if [slot_names[i] for i in inst.draw_order] != [gs["name"] for gs in fr["slots"]]:
+                put(grp_slots, "order", 1.0, (fr["i"], "draw order"))
             for gb in fr["bones"]:
                 w = W[names.index(gb["name"])]
                 grp = WRAP[0] if wrap else bone_group[gb["name"]]
                 put(grp, "pos", max(abs(w[4] - gb["x"]), abs(w[5] - gb["y"])), (fr["i"], gb["name"]))
                 put(grp, "mat", max(abs(w[0] - gb["a"]), abs(w[1] - gb["b"]), abs(w[2] - gb["c"]),
                                     abs(w[3] - gb["d"])), (fr["i"], gb["name"]))
-            ours = [it for it in inst.draw_list() if it.type in ("region", "mesh")]
-            # OpenBone §8.4 skips items whose colour alpha is <= 0; spine-core still emits them
-            theirs = [it for it in fr["draw"] if it["type"] in ("region", "mesh") and it["color"][3] > 0]
+            # OpenBone §8.4 skips items whose colour alpha is <= 0, spine-core still emits them; an
+            # item whose alpha is below 1/255 is invisible and on either side of 0 by rounding only
+            ours = [it for it in inst.draw_list() if it.type in ("region", "mesh") and it.color[3] >= 1 / 255]
+            theirs = [it for it in fr["draw"] if it["type"] in ("region", "mesh") and it["color"][3] >= 1 / 255]
             key = lambda it: (it.slot, it.attachment)  # noqa: E731
             if [key(i) for i in ours] != [(i["slot"], i["attachment"]) for i in theirs]:
                 grp = WRAP[0] if wrap else "draw-list"  # a different item list: counted, not compared
@@ -198,6 +207,8 @@ def test_animation_matches_outside_named_causes(anim):
     assert s["pos"] <= TOL_POS + ROUND, s
     assert s["mat"] <= TOL_MAT + ROUND, s
     assert s["vert"] <= TOL_VERT + ROUND, s
+    assert s.get("color", 0) <= 1 / 255 + ROUND, s  # slot colours (rgba keys, per-channel curves)
+    assert s.get("order", 0) == 0, s  # draw order
 
 
 @pytest.mark.parametrize("anim", json.loads(GOLDEN.read_text())["animationNames"] if GOLDEN.exists() else [])
