@@ -621,7 +621,12 @@ static void load_attachment(ob_loader *L, const cJSON *o, ob_attachment *a)
         a->constant_speed = ob_bool(L, o, "constantSpeed", 1);  /* CLARIFICATIONS: absent ⇒ true */
         break;
     case OB_ATT_CLIPPING: {
-        load_vertices(L, o, a);
+        /* §8.3: clipping vertices go through the slot bone: `weights`, if a
+        ** file has them, are not used, so the polygon is the local vertices */
+        int32_t n;
+        a->vertices = ob_num_list(L, o, "vertices", &n);
+        a->vertex_count = n / 2;
+        if (ob_arr(L, o, "weights")) ob_warn(L, "weights", "clipping weights are not used (§8.3)");
         a->end_slot_id = ob_ref(L, o, "end");
         a->end_slot = ob_find_id(doc->slots, doc->slot_count, sizeof *doc->slots, a->end_slot_id);
         break;

@@ -208,7 +208,7 @@ int ob_draw_state_create(ob_instance *inst)
             double *o = ds->outline + 2 * ds->outline_start[i];
             n = ob_shape_outline(a, o);
             xy = o;
-        } else if (a->type == OB_ATT_CLIPPING && !a->weight_start && a->vertex_count >= 3) {
+        } else if (a->type == OB_ATT_CLIPPING && a->vertex_count >= 3) {
             xy = a->vertices;
             n = a->vertex_count;
         } else {
@@ -677,11 +677,8 @@ int32_t ob_draw_build(ob_instance *inst)
             const ob_attachment *a = &doc->attachments[ai];
             switch (a->type) {
             case OB_ATT_CLIPPING:
-                /* §8.4 becomes the active mask if none is and it has ≥ 3 points.
-                ** Clipping vertices go through the slot bone (§8.3); a clipping
-                ** attachment given `weights` has no usable local polygon in the
-                ** document model (vertex_count counts the weights), so it is
-                ** never a mask (tri_start < 0). */
+                /* §8.4 becomes the active mask if none is and it has ≥ 3 points
+                ** (clipping vertices go through the slot bone, §8.3) */
                 if (mask_att < 0 && a->vertex_count >= 3 && ds->tri_start[ai] >= 0) {
                     mask_slot = slot;
                     mask_att = ai;

@@ -160,3 +160,20 @@ def test_truncated_binary_names_the_offset():
     for cut in (5, 6, len(data) // 2, len(data) - 1):
         with pytest.raises(openbone.OpenBoneError, match=r"binary: offset \d+"):
             openbone.loads(data[:cut])
+
+
+def test_clipping_uses_its_local_vertices_even_with_weights():
+    # §8.3: clipping vertices go through the slot bone; `weights` are ignored
+    # (with a warning), so the mask is the 3 local points, not 1 weighted vertex.
+    d = make_doc({"bones": [{"id": "b", "x": 5}],
+                  "slots": [{"id": "c", "bone": "b", "attachment": "clip"}, {"id": "s", "bone": "b", "attachment": "r"}],
+                  "skins": [{"id": "d", "name": "default", "attachments": {
+                      "c": {"clip": {"type": "clipping", "vertices": [0, 0, 10, 0, 10, 10],
+                                     "weights": [[{"bone": "b", "x": 0, "y": 0, "weight": 1}]], "end": None}},
+                      "s": {"r": {"type": "region", "width": 4, "height": 4}}}}]})
+    doc = openbone.loads(json.dumps(d))
+    assert any("clipping weights are not used" in w for w in doc.warnings)
+    inst = openbone.Instance(doc)
+    inst.advance(0.1)
+    items = inst.draw_list()
+    assert [(it.type, it.clip) for it in items] == [("region", 0)]
