@@ -656,3 +656,35 @@ def test_weighted_deform_exact_at_keys():
     B = lambda x, y: (2 * x + 5, y)  # noqa: E731
     want = np.add(np.multiply(0.25, A(1 + 4, 0)), np.multiply(0.75, B(0, 1 + 2)))
     assert np.asarray(item.vertices, dtype=float).reshape(-1, 2)[0] == pytest.approx(want, abs=1e-4)
+
+
+@pytest.mark.parametrize("src_dict", [
+    {"skeleton": {}, "bones": []},
+    {"skeleton": {}, "bones": [{"name": "root"}], "animations": {"a": {"bones": {"nope": {"rotate": [{"value": 1}]}}}}},
+    {"skeleton": {}, "bones": [{"name": "root"}], "slots": [{"name": "s", "bone": "root"}],
+     "skins": [{"name": "default", "attachments": {"s": {"l": {"type": "linkedmesh", "parent": "missing"}}}}]},
+    {"skeleton": {}, "bones": [{"name": "root"}], "slots": [{"name": "s", "bone": "nobone"}]},
+    {"skeleton": {}, "bones": [{"name": "root"}], "ik": [{"name": "k", "bones": ["x"], "target": "y"}],
+     "animations": {"a": {"ik": {"k": [{"mix": 0.5}]}, "drawOrder": [{"offsets": [{"slot": "zz", "offset": 1}]}]}}},
+    {"skeleton": {"spine": "4.3.0"}, "bones": [{"name": "root"}, {"name": "b", "parent": "root"}],
+     "constraints": [{"type": "transform", "name": "t", "bones": ["b"], "target": "root"},
+                     {"type": "slider", "name": "s"}, {"type": "ik", "name": "k", "bones": ["b"], "target": "root"}]},
+])
+def test_broken_or_minimal_files_import(src_dict):
+    """Missing references are dropped with a warning (importer) or left to the §2 lenient loader."""
+    d = spine.skeleton_json_to_dict(src_dict)
+    doc = openbone.loads(json.dumps(d))
+    inst = openbone.Instance(doc)
+    for a in doc.animations:
+        inst.set_animation(0, a.name, True, 0)
+        inst.advance(0.1)
+    assert np.isfinite(inst.world).all()
+
+
+def test_v43_constraints_array_order():
+    d = spine.skeleton_json_to_dict(
+        {"skeleton": {"spine": "4.3.0"}, "bones": [{"name": "root"}, {"name": "b", "parent": "root"}],
+         "constraints": [{"type": "transform", "name": "t", "bones": ["b"], "target": "root"},
+                         {"type": "ik", "name": "k", "bones": ["b"], "target": "root"}]})
+    # 4.3: the array is the application order
+    assert d["skeleton"]["transform"][0]["order"] == 0 and d["skeleton"]["ik"][0]["order"] == 1
