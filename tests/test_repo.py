@@ -42,3 +42,15 @@ def test_fuzz_smoke():
     r = subprocess.run(["make", "-s", "-C", str(fz), "corpus_document", "smoke", "SMOKE_SECONDS=8"],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+
+
+def test_readme_tour_runs():
+    """The README's Python tour is real code: run it from the repository root."""
+    text = (ROOT / "README.md").read_text()
+    code = re.findall(r"```python\n(.*?)\n```", text, re.S)[0]
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        exec(compile(code, "README.md", "exec"), {})
+    finally:
+        os.chdir(cwd)
