@@ -1,6 +1,8 @@
 # Developer targets.  The test suite itself is `python -m pytest` (README.md).
 PYTHON ?= python
-ASAN_LIB := $(shell gcc -print-file-name=libasan.so)
+# libstdc++ is preloaded too, so that C++ extensions loaded later (matplotlib)
+# find the real __cxa_throw under ASan's interceptors
+ASAN_LIB := $(shell gcc -print-file-name=libasan.so) $(shell gcc -print-file-name=libstdc++.so)
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -g
 
 .PHONY: build test asan fuzz ctest clean
@@ -21,7 +23,7 @@ ctest:
 asan:
 	OPENBONE_CFLAGS="$(SAN_FLAGS)" OPENBONE_LDFLAGS="-fsanitize=address,undefined" \
 		$(PYTHON) setup.py -q build_ext --inplace --force
-	LD_PRELOAD=$(ASAN_LIB) ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
+	LD_PRELOAD="$(ASAN_LIB)" ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
 		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 OPENBONE_SANITIZED=1 \
 		$(PYTHON) -m pytest -q -p no:cacheprovider; status=$$?; \
 		$(PYTHON) setup.py -q build_ext --inplace --force; exit $$status
