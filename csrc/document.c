@@ -590,7 +590,12 @@ static void load_attachment(ob_loader *L, const cJSON *o, ob_attachment *a)
         if (a->uv_count < a->vertex_count)
             ob_warn(L, "uvs", "%d uv pairs for %d vertices: missing uvs read as 0",
                     (int)a->uv_count, (int)a->vertex_count);
-        a->hull = (int32_t)ob_num(L, o, "hull", a->vertex_count);
+        {   /* the outline is the first `hull` vertices (§9.5): a count, so it is
+            ** truncated like a JS slice bound and kept within 0..vertex_count */
+            double hull = ob_num(L, o, "hull", a->vertex_count);
+            hull = isnan(hull) ? a->vertex_count : trunc(hull);
+            a->hull = hull < 0 ? 0 : hull > a->vertex_count ? a->vertex_count : (int32_t)hull;
+        }
         const cJSON *linked = ob_obj(L, o, "linked");
         if (linked) {
             size_t m = ob_path_key(L, "linked");

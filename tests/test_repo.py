@@ -54,3 +54,24 @@ def test_readme_tour_runs():
         exec(compile(code, "README.md", "exec"), {})
     finally:
         os.chdir(cwd)
+
+
+REGRESSIONS = sorted((ROOT / "tests" / "fuzz" / "regressions").glob("*"))
+
+
+@pytest.mark.parametrize("path", REGRESSIONS, ids=[p.name for p in REGRESSIONS])
+def test_fuzz_regressions_load_and_run(path):
+    """Inputs the fuzzers once broke: each loads or fails with OpenBoneError, then
+    runs a few frames in every skin (run under `make asan` for the sanitizers)."""
+    import openbone
+    try:
+        doc = openbone.loads(path.read_bytes())
+    except openbone.OpenBoneError:
+        return
+    inst = openbone.Instance(doc)
+    for skin in [None] + [s.name for s in doc.skins]:
+        inst.set_skin(skin)
+        inst.advance(1 / 60)
+        inst.advance(0.25)
+        if hasattr(inst, "draw_list"):
+            inst.draw_list()
