@@ -13,20 +13,6 @@ double ob_binding_t(double v, double in_min, double in_max)
     return t < 0 ? 0 : t > 1 ? 1 : t;
 }
 
-static double *bone_property(ob_pose *p, ob_property prop)
-{
-    switch (prop) {
-    case OB_P_ROTATION: return &p->rotation;
-    case OB_P_X: return &p->x;
-    case OB_P_Y: return &p->y;
-    case OB_P_SCALE_X: return &p->scale_x;
-    case OB_P_SCALE_Y: return &p->scale_y;
-    case OB_P_SHEAR_X: return &p->shear_x;
-    case OB_P_SHEAR_Y: return &p->shear_y;
-    default: return NULL;
-    }
-}
-
 void ob_sm_apply_bindings(ob_instance *inst)
 {
     const ob_sm_state *sm = inst->sm;
@@ -46,7 +32,7 @@ void ob_sm_apply_bindings(ob_instance *inst)
         switch (b->object) {
         case OB_BIND_BONE: {
             if (b->target >= doc->bone_count) break;
-            double *p = bone_property(&inst->local[b->target], b->property);
+            double *p = ob_pose_field(&inst->local[b->target], b->property);
             if (p) *p = out;
             break;
         }

@@ -89,6 +89,23 @@ struct ob_instance {
     double animation_time;
 };
 
+/* The field of a local pose that a bone property names (timelines, sliders,
+** bindings and script overrides all write through it); NULL for a property
+** that is not one of the seven bone values. */
+static inline double *ob_pose_field(ob_pose *p, int property)
+{
+    switch (property) {
+    case OB_P_ROTATION: return &p->rotation;
+    case OB_P_X: return &p->x;
+    case OB_P_Y: return &p->y;
+    case OB_P_SCALE_X: return &p->scale_x;
+    case OB_P_SCALE_Y: return &p->scale_y;
+    case OB_P_SHEAR_X: return &p->shear_x;
+    case OB_P_SHEAR_Y: return &p->shear_y;
+    default: return NULL;
+    }
+}
+
 /* skeleton.c internals used by other concerns */
 void ob_skeleton_update_active(ob_instance *inst);
 /* §3.2 updateSubtree: recompute world from applied for bone (if include_self)

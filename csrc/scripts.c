@@ -167,27 +167,13 @@ void ob_scripts_release(ob_instance *inst)
 
 /* ---- overrides (§9.1 step 9) ----------------------------------------- */
 
-static double *pose_field(ob_pose *p, int prop)
-{
-    switch (prop) {
-    case OB_P_ROTATION: return &p->rotation;
-    case OB_P_X: return &p->x;
-    case OB_P_Y: return &p->y;
-    case OB_P_SCALE_X: return &p->scale_x;
-    case OB_P_SCALE_Y: return &p->scale_y;
-    case OB_P_SHEAR_X: return &p->shear_x;
-    case OB_P_SHEAR_Y: return &p->shear_y;
-    default: return NULL;
-    }
-}
-
 void ob_script_set_bone(ob_instance *inst, int32_t bone, unsigned mask, const ob_pose *values)
 {
     ob_sm_state *sm = inst->sm;
     if (!sm || bone < 0 || bone >= inst->doc->bone_count) return;
     ob_pose *dst = &sm->bone_override_value[bone];
     for (int p = OB_P_ROTATION; p <= OB_P_SHEAR_Y; p++)
-        if (mask & (1u << p)) *pose_field(dst, p) = *pose_field((ob_pose *)values, p);
+        if (mask & (1u << p)) *ob_pose_field(dst, p) = *ob_pose_field((ob_pose *)values, p);
     sm->bone_override[bone] |= (uint8_t)mask;
 }
 
@@ -224,7 +210,7 @@ void ob_scripts_apply_overrides(ob_instance *inst)
         unsigned m = sm->bone_override[b];
         if (!m) continue;
         for (int p = OB_P_ROTATION; p <= OB_P_SHEAR_Y; p++)
-            if (m & (1u << p)) *pose_field(&inst->local[b], p) = *pose_field(&sm->bone_override_value[b], p);
+            if (m & (1u << p)) *ob_pose_field(&inst->local[b], p) = *ob_pose_field(&sm->bone_override_value[b], p);
     }
     for (int32_t s = 0; s < doc->slot_count; s++) {
         if (sm->slot_color_override[s])

@@ -38,19 +38,6 @@ double ob_slider_input_value(const ob_instance *inst, const char *input_id)
     return 0;
 }
 
-static double *pose_field(ob_pose *p, int property)
-{
-    switch (property) {
-    case OB_P_X: return &p->x;
-    case OB_P_Y: return &p->y;
-    case OB_P_SCALE_X: return &p->scale_x;
-    case OB_P_SCALE_Y: return &p->scale_y;
-    case OB_P_SHEAR_X: return &p->shear_x;
-    case OB_P_SHEAR_Y: return &p->shear_y;
-    default: return &p->rotation;
-    }
-}
-
 /* §7.5 additive: the animation's change from the setup pose, times mix, added */
 static void apply_additive(ob_instance *inst, const ob_slider_data *sl, double t)
 {
@@ -103,7 +90,10 @@ void ob_sliders_apply(ob_instance *inst)
         double v;
         if (sl->has_bone) {
             if (sl->bone < 0) continue;  /* bone missing ⇒ skip */
-            v = *pose_field(&inst->local[sl->bone], sl->property);
+            {
+                const double *f = ob_pose_field(&inst->local[sl->bone], sl->property);
+                v = f ? *f : inst->local[sl->bone].rotation;  /* default property: rotation */
+            }
         } else {
             v = ob_slider_input_value(inst, sl->input);
         }

@@ -159,22 +159,14 @@ static void apply_bone(ob_instance *inst, const ob_timeline *tl, double time, do
         return;
     }
     ob_pose *p = &inst->local[b];
-    double *dst;
-    switch (tl->property) {
-    case OB_P_ROTATION: {
+    if (tl->property == OB_P_ROTATION) {
         double v = sample_number(tl, time);
         /* §5.1: raw value at full weight, else lerpAngle (§4.4) the shortest way */
         p->rotation = alpha >= 1 ? v : p->rotation + ob_wrap_deg(v - p->rotation) * alpha;
         return;
     }
-    case OB_P_X: dst = &p->x; break;
-    case OB_P_Y: dst = &p->y; break;
-    case OB_P_SCALE_X: dst = &p->scale_x; break;
-    case OB_P_SCALE_Y: dst = &p->scale_y; break;
-    case OB_P_SHEAR_X: dst = &p->shear_x; break;
-    case OB_P_SHEAR_Y: dst = &p->shear_y; break;
-    default: return;
-    }
+    double *dst = ob_pose_field(p, tl->property);
+    if (!dst) return;
     double v = sample_number(tl, time);
     *dst = alpha >= 1 ? v : lerp(*dst, v, alpha);  /* §5.1 */
 }
