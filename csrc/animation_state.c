@@ -132,21 +132,8 @@ typedef struct fire_ctx {
 static void fire_audio_key(void *ctx, int32_t k)
 {
     fire_ctx *f = ctx;
-    ob_anim_state *st = f->inst->anim;
-    const ob_animation_data *a = &f->inst->doc->animations[f->entry->animation];
-    const ob_audio_key *key = &a->audio[k];
-    ob_audio_play_opts o;
-    memset(&o, 0, sizeof o);
-    o.has_volume = key->has_volume;
-    o.volume = key->volume;
-    o.has_rate = key->has_rate;
-    o.rate = key->rate;
-    o.has_loop = key->has_loop;
-    o.loop = key->loop;
-    o.owner = f->entry->serial;
-    o.tag = (ob_audio_tag){NULL, a->id ? a->id : "", k};
-    o.source = (ob_audio_source){"key", a->name};
-    ob_audio_play(&st->audio, key->sound, &o);
+    ob_audio_play_key(&f->inst->anim->audio, &f->inst->doc->animations[f->entry->animation], k,
+                      f->entry->serial);
 }
 
 /* §5.2 a crossed event: play its audio (owner = entry), then emit it */

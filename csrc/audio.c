@@ -233,3 +233,21 @@ void ob_audio_begin_frame(ob_audio_director *a)
 }
 
 void ob_audio_end_frame(ob_audio_director *a) { a->cmd_reported = a->cmd_count; }
+
+void ob_audio_play_key(ob_audio_director *a, const ob_animation_data *anim, int32_t k, uint64_t owner)
+{
+    const ob_audio_key *key = &anim->audio[k];
+    if (!key->sound) return;
+    ob_audio_play_opts o;
+    memset(&o, 0, sizeof o);
+    o.has_volume = key->has_volume;
+    o.volume = key->volume;
+    o.has_rate = key->has_rate;
+    o.rate = key->rate;
+    o.has_loop = key->has_loop;
+    o.loop = key->loop;
+    o.owner = owner;
+    o.tag = (ob_audio_tag){NULL, anim->id ? anim->id : "", k};
+    o.source = (ob_audio_source){"key", anim->name};
+    ob_audio_play(a, key->sound, &o);
+}

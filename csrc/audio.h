@@ -89,6 +89,9 @@ void ob_audio_update(ob_audio_director *a, double dt);
 int32_t ob_audio_play(ob_audio_director *a, const char *ref, const ob_audio_play_opts *opts);
 /// §10 stop(id, fade ?? sound.fadeOut); has_fade 0 ⇒ the sound's fadeOut.
 void ob_audio_stop(ob_audio_director *a, int32_t id, int has_fade, double fade);
+/* §10 audio key k of an animation: play(key.sound, {volume, rate, loop from
+** the key, owner, tag "<animId>#<k>", source "key:<anim name>"}). */
+void ob_audio_play_key(ob_audio_director *a, const ob_animation_data *anim, int32_t k, uint64_t owner);
 /// §10 stopSound(ref, fade): every instance of that sound.
 void ob_audio_stop_sound(ob_audio_director *a, const char *ref, int has_fade, double fade);
 /// §10 stopOwner(owner, fade): the owner's looping instances, fade max(fade, fadeOut).

@@ -90,10 +90,8 @@ void ob_sliders_apply(ob_instance *inst)
         double v;
         if (sl->has_bone) {
             if (sl->bone < 0) continue;  /* bone missing ⇒ skip */
-            {
-                const double *f = ob_pose_field(&inst->local[sl->bone], sl->property);
-                v = f ? *f : inst->local[sl->bone].rotation;  /* default property: rotation */
-            }
+            const double *f = ob_pose_field(&inst->local[sl->bone], sl->property);
+            v = f ? *f : inst->local[sl->bone].rotation;  /* default property: rotation */
         } else {
             v = ob_slider_input_value(inst, sl->input);
         }

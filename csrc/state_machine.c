@@ -714,19 +714,7 @@ typedef struct collect_ctx {
 static void on_audio_key(void *ctx, int32_t k)
 {
     collect_ctx *c = ctx;
-    const ob_audio_key *key = &c->anim->audio[k];
-    if (!key->sound) return;
-    ob_audio_play_opts o = {0};
-    o.has_volume = key->has_volume;
-    o.volume = key->volume;
-    o.has_rate = key->has_rate;
-    o.rate = key->rate;
-    o.has_loop = key->has_loop;
-    o.loop = key->loop;
-    o.owner = c->owner;
-    o.tag = (ob_audio_tag){NULL, c->anim->id, k};  /* "<animId>#<keyIndex>" */
-    o.source = (ob_audio_source){"key", c->anim->name};
-    ob_audio_play(&c->inst->sm->audio, key->sound, &o);
+    ob_audio_play_key(&c->inst->sm->audio, c->anim, k, c->owner);
 }
 
 void ob_sm_play_event_audio(ob_instance *inst, int32_t event, uint64_t owner)
