@@ -2,8 +2,8 @@
 
 * :func:`plot_pose` — the current pose of an instance (draw-list polygons in slot
   colours, clipping/bounding-box outlines, bones) in skeleton space (y up);
-* :func:`plot_curve` — a §4.3 key curve over 0..1 (``openbone.eval_curve`` when the
-  build has it, else :func:`eval_curve_py`, a plain-Python transcription of §4.3);
+* :func:`plot_curve` — a §4.3 key curve over 0..1 (``openbone.eval_curve``, in
+  C, vectorised; :func:`eval_curve_py` is a plain-Python transcription of §4.3 kept as a reference);
 * :func:`plot_timeline` — the keys of one timeline and its sampled value over time (§5);
 * :func:`plot_physics` — the arrays of a physics trace (``inst.trace_physics``) over time;
 * :func:`animate` — a :class:`matplotlib.animation.FuncAnimation` of an instance playing.
@@ -77,12 +77,9 @@ def _eval1(curve: Curve, t: float) -> float:
 
 
 def eval_curve(curve: Curve, t: Union[float, np.ndarray]) -> Union[float, np.ndarray]:
-    """``openbone.eval_curve`` (vectorised, in C) when the build has it, else :func:`eval_curve_py`."""
+    """``openbone.eval_curve``: §4.3 vectorised in C (accepts any sequence of 4 handles)."""
     import openbone
-    fn = getattr(openbone, "eval_curve", None)
-    if fn is not None:
-        return fn(curve if isinstance(curve, str) else list(curve), t)
-    return eval_curve_py(curve, t)
+    return openbone.eval_curve(curve if isinstance(curve, str) else list(curve), t)
 
 
 def plot_curve(curve: Curve, ax=None, samples: int = 401, label: Optional[str] = None, handles: bool = True, **style):
