@@ -68,6 +68,17 @@ static int valid(const ob_instance *inst, int32_t track, int32_t anim)
     return track >= 0 && track < OB_MAX_TRACKS && anim >= 0 && anim < inst->doc->animation_count;
 }
 
+/* §6 emit "start" / "complete" */
+static void notify(ob_anim_state *st, ob_anim_notice_type type, int32_t track, int32_t anim)
+{
+    if (type == OB_NOTICE_START) st->pending_starts++;
+    else st->pending_completes++;
+    if (st->notice_count < OB_NOTICE_CAPACITY)
+        st->notices[st->notice_count++] = (ob_anim_notice){type, track, anim};
+    else
+        st->notices_dropped++;
+}
+
 int ob_anim_set_animation(ob_instance *inst, int32_t track, int32_t anim, int loop, double mix)
 {
     if (!valid(inst, track, anim)) return -1;
@@ -87,7 +98,7 @@ int ob_anim_set_animation(ob_instance *inst, int32_t track, int32_t anim, int lo
     t->entry = e;
     t->has_entry = 1;
     t->queue_count = 0;  /* queued entries dropped */
-    st->pending_starts++;
+    notify(st, OB_NOTICE_START, track, anim);
     return 0;
 }
 
@@ -100,7 +111,7 @@ int ob_anim_add_animation(ob_instance *inst, int32_t track, int32_t anim, int lo
         t->entry = new_entry(st, anim, loop, delay, mix);
         t->has_entry = 1;
         t->has_from = 0;
-        st->pending_starts++;
+        notify(st, OB_NOTICE_START, track, anim);
         return 0;
     }
     if (t->queue_count >= OB_QUEUE_CAPACITY) return -2;
@@ -176,6 +187,10 @@ static void begin_frame(ob_anim_state *st)
     st->event_count -= r;
     st->event_reported = 0;
     st->starts = st->completes = 0;
+    r = st->notice_reported;
+    memmove(st->notices, st->notices + r, (size_t)(st->notice_count - r) * sizeof *st->notices);
+    st->notice_count -= r;
+    st->notice_reported = 0;
     ob_audio_begin_frame(&st->audio);
 }
 
@@ -205,7 +220,7 @@ static void update_track(ob_instance *inst, int32_t ti, double dt)
         double loops = floor(e->time / d);
         if (e->loop ? loops > e->completed_loops : (e->prev_time < d && d <= e->time)) {
             e->completed_loops = loops;
-            st->pending_completes++;  /* emit "complete" */
+            notify(st, OB_NOTICE_COMPLETE, ti, e->animation);  /* emit "complete" */
             if (!e->loop) ob_audio_stop_owner(&st->audio, e->serial, 0);
         }
     }
@@ -223,7 +238,7 @@ static void update_track(ob_instance *inst, int32_t ti, double dt)
             memmove(&t->queue[0], &t->queue[1], (size_t)(t->queue_count - 1) * sizeof *t->queue);
             t->queue_count--;
             t->entry = next;
-            st->pending_starts++;  /* emit "start" */
+            notify(st, OB_NOTICE_START, ti, next.animation);  /* emit "start" */
         }
     }
 }
@@ -236,6 +251,7 @@ void ob_anim_state_update(ob_instance *inst, double dt)
     for (int32_t i = 0; i < OB_MAX_TRACKS; i++) update_track(inst, i, dt);
     /* this advance's report: every event and command present now */
     st->event_reported = st->event_count;
+    st->notice_reported = st->notice_count;
     st->starts = st->pending_starts;
     st->completes = st->pending_completes;
     st->pending_starts = st->pending_completes = 0;
@@ -265,4 +281,10 @@ void ob_anim_state_apply(ob_instance *inst)
             ob_animation_apply(inst, e->animation, lt, e->alpha, NULL);
         }
     }
+}
+
+const ob_anim_notice *ob_anim_notices(const ob_instance *inst, int32_t *n)
+{
+    *n = inst->anim->notice_reported;
+    return inst->anim->notices;
 }

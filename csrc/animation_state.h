@@ -42,6 +42,14 @@ typedef struct ob_anim_event {
     const char *string_value;
 } ob_anim_event;
 
+/* §6 "start" / "complete" notifications (Spine's AnimationState listener). */
+typedef enum ob_anim_notice_type { OB_NOTICE_START = 0, OB_NOTICE_COMPLETE } ob_anim_notice_type;
+typedef struct ob_anim_notice {
+    ob_anim_notice_type type;
+    int32_t track, animation;
+} ob_anim_notice;
+#define OB_NOTICE_CAPACITY 64
+
 typedef struct ob_anim_state {
     ob_track tracks[OB_MAX_TRACKS];
     ob_audio_director audio;     /* §10, one per AnimationState */
@@ -50,6 +58,8 @@ typedef struct ob_anim_state {
     ob_anim_event events[OB_EVENT_CAPACITY];
     int32_t starts, completes;   /* "start" / "complete" emitted by the last report */
     int32_t pending_starts, pending_completes;
+    int32_t notice_count, notice_reported, notices_dropped;
+    ob_anim_notice notices[OB_NOTICE_CAPACITY]; /* in emission order, like events */
     uint8_t *marks;              /* slot_count scratch (draw order keys) */
 } ob_anim_state;
 
@@ -64,6 +74,9 @@ int ob_anim_clear_track(ob_instance *inst, int32_t track);
 const ob_track *ob_anim_track(const ob_instance *inst, int32_t track);
 /// The events of the last advance (count in *n).
 const ob_anim_event *ob_anim_events(const ob_instance *inst, int32_t *n);
+/// The start/complete notifications of the last advance (count in *n); those
+/// emitted by set/addAnimation between advances come with the next one.
+const ob_anim_notice *ob_anim_notices(const ob_instance *inst, int32_t *n);
 /// The audio director.
 ob_audio_director *ob_anim_audio(ob_instance *inst);
 /// A slot_count byte scratch for timeline.c (draw-order keys).

@@ -43,6 +43,7 @@ class Instance:
     def _inherit_live(self, *args: Any, **kwargs: Any) -> Any: ...  # _inherit_live() -> [int] live inherit modes
     def _local_pose(self, *args: Any, **kwargs: Any) -> Any: ...  # _local_pose() -> ndarray (n_bones, 7)
     def _mulberry32(self, *args: Any, **kwargs: Any) -> Any: ...  # staticmethod(function) -> method
+    def _notices(self, *args: Any, **kwargs: Any) -> Any: ...  # _notices() -> [("start" | "complete", track, animation index)] of the last advance.
     def _particle_geometry(self, *args: Any, **kwargs: Any) -> Any: ...  # _particle_geometry(slot_index): (attachment, blend, texture, vertices, uvs, colors, indices) or None.
     def _particle_live(self, *args: Any, **kwargs: Any) -> Any: ...  # _particle_live(slot) -> (has_emitting, emitting, has_rate, rate)
     def _particle_state(self, *args: Any, **kwargs: Any) -> Any: ...  # _particle_state(slot_index): copies of the emitter's particle buffer (dict) or None.

@@ -85,6 +85,15 @@ class AnimationAPI:
         return out
 
     @property
+    def track_events(self) -> List[Dict[str, Any]]:
+        """§6 "start" and "complete" notifications of the last advance, in emission order
+        (those from set/add_animation calls made before it included):
+        ``{type: "start" | "complete", track, animation}``."""
+        doc = self.document
+        return [{"type": t, "track": track, "animation": doc.animations[a].name}
+                for t, track, a in self._notices()]
+
+    @property
     def audio_commands(self) -> List[Dict[str, Any]]:
         """Audio commands of the last advance (FORMAT.md shapes, real ids ``play_<n>``)."""
         if self._machine_runs():

@@ -436,3 +436,27 @@ def test_oracle_hand_checked_frames():
     # queue: jump (delay .5, mix .25) starts at step 16 (t = .5333 ≥ .5) stopping hum with
     # fade max(.25, fadeOut .3) = .3
     assert {"type": "stop", "id": "p1", "fade": 0.3} in q[15]["audio"]
+
+
+def test_start_and_complete_notifications_by_hand():
+    # §6: a non-looping 1 s animation stepped by 0.25 completes when prevTime < 1 <= time,
+    # i.e. on the 4th step; a queued entry (delay 0, previous not looping) starts on
+    # that same update (time >= d) and emits "start"; a looping 0.5 s animation
+    # completes each time floor(time / d) grows.
+    import json as _json
+    import openbone as _ob
+    d = {"format": "openbone", "version": 1,
+         "skeleton": {"bones": [{"id": "b"}], "slots": [], "skins": [{"id": "s", "name": "default", "attachments": {}}]},
+         "animations": [
+             {"id": "once", "name": "once", "duration": 1, "timelines": [
+                 {"target": "bone", "id": "b", "property": "x", "keys": [{"time": 0, "value": 0}, {"time": 1, "value": 1}]}]},
+             {"id": "spin", "name": "spin", "duration": 0.5, "timelines": []}]}
+    inst = _ob.Instance(_ob.loads(_json.dumps(d)))
+    inst.set_animation(0, "once", loop=False, mix=0)
+    inst.add_animation(0, "spin", loop=True, delay=0, mix=0)
+    seen = []
+    for step in range(1, 8):
+        inst.advance(0.25)
+        seen += [(step, e["type"], e["animation"]) for e in inst.track_events]
+    assert seen == [(1, "start", "once"), (4, "complete", "once"), (4, "start", "spin"),
+                    (6, "complete", "spin")]

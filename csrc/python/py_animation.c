@@ -271,6 +271,23 @@ static PyObject *anim_counters(InstanceObject *self, PyObject *unused)
                          (int)st->audio.dropped);
 }
 
+/* _notices() -> [(type, track, animation index)] of the last advance (§6 start/complete) */
+static PyObject *anim_notices(InstanceObject *self, PyObject *unused)
+{
+    (void)unused;
+    NEED_INST(self);
+    int32_t n;
+    const ob_anim_notice *ns = ob_anim_notices(self->inst, &n);
+    PyObject *list = PyList_New(n);
+    for (int32_t i = 0; list && i < n; i++) {
+        PyObject *t = Py_BuildValue("(sii)", ns[i].type == OB_NOTICE_START ? "start" : "complete",
+                                    (int)ns[i].track, (int)ns[i].animation);
+        if (!t) { Py_DECREF(list); return NULL; }
+        PyList_SET_ITEM(list, i, t);
+    }
+    return list;
+}
+
 /* ---- baking ------------------------------------------------------------------- */
 
 /* bake(dt, steps) -> (steps, n_bones, 6): advance + copy the world per step, in C. */
@@ -442,6 +459,8 @@ PyMethodDef obpy_animation_methods[] = {
     {"_audio_commands", (PyCFunction)audio_commands, METH_NOARGS, "_audio_commands() -> [dict] (FORMAT.md shapes)"},
     {"_anim_counters", (PyCFunction)anim_counters, METH_NOARGS,
      "_anim_counters() -> (starts, completes, events dropped, audio commands dropped)"},
+    {"_notices", (PyCFunction)anim_notices, METH_NOARGS,
+     "_notices() -> [(\"start\" | \"complete\", track, animation index)] of the last advance."},
     {"_audio_play", (PyCFunction)audio_play, METH_VARARGS, "_audio_play(ref, volume=None, rate=None, loop=None) -> id | None"},
     {"_audio_stop", (PyCFunction)audio_stop, METH_VARARGS, "_audio_stop(id, fade=None)"},
     {"_audio_stop_sound", (PyCFunction)audio_stop_sound, METH_VARARGS, "_audio_stop_sound(ref, fade=None)"},
