@@ -288,3 +288,17 @@ const ob_anim_notice *ob_anim_notices(const ob_instance *inst, int32_t *n)
     *n = inst->anim->notice_reported;
     return inst->anim->notices;
 }
+
+int ob_anim_set_track_speed(ob_instance *inst, int32_t track, double speed)
+{
+    if (track < 0 || track >= OB_MAX_TRACKS || !inst->anim->tracks[track].has_entry) return -1;
+    inst->anim->tracks[track].entry.speed = speed;
+    return 0;
+}
+
+int ob_anim_set_track_alpha(ob_instance *inst, int32_t track, double alpha)
+{
+    if (track < 0 || track >= OB_MAX_TRACKS || !inst->anim->tracks[track].has_entry) return -1;
+    inst->anim->tracks[track].entry.alpha = alpha;
+    return 0;
+}

@@ -70,6 +70,10 @@ int ob_anim_add_animation(ob_instance *inst, int32_t track, int32_t anim, int lo
 /// Empties a track (current, mixing-from and queued entries); the current
 /// entry's looping sounds stop (fade = their fadeOut).
 int ob_anim_clear_track(ob_instance *inst, int32_t track);
+/// §6 TrackEntry speed and alpha of the track's current entry (a time scale,
+/// and the weight the track is applied with); -1 when the track is empty.
+int ob_anim_set_track_speed(ob_instance *inst, int32_t track, double speed);
+int ob_anim_set_track_alpha(ob_instance *inst, int32_t track, double alpha);
 /// The track, NULL when out of range.
 const ob_track *ob_anim_track(const ob_instance *inst, int32_t track);
 /// The events of the last advance (count in *n).

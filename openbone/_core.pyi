@@ -114,6 +114,8 @@ class Instance:
     def reset_physics(self) -> None: ...  # Forget every physics state (§7.4): the next update starts at rest.
     def set_skin(self, index: int) -> None: ...  # set_skin(index): §3.3 setSkin by index (-1 = none).
     def set_to_setup_pose(self) -> None: ...  # §3.1 setToSetupPose.
+    def set_track_alpha(self, track: int, alpha: float) -> None: ...  # set_track_alpha(track, alpha): the weight the current entry is applied with (§6 TrackEntry.alpha).
+    def set_track_speed(self, track: int, speed: float) -> None: ...  # set_track_speed(track, speed): the current entry's time scale (§6 TrackEntry.speed).
     @property
     def skin(self) -> int: ...  # Current skin index, -1 for none.
     @property

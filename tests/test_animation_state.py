@@ -460,3 +460,27 @@ def test_start_and_complete_notifications_by_hand():
         seen += [(step, e["type"], e["animation"]) for e in inst.track_events]
     assert seen == [(1, "start", "once"), (4, "complete", "once"), (4, "start", "spin"),
                     (6, "complete", "spin")]
+
+
+def test_track_speed_and_alpha_by_hand():
+    # §6: time += dt·speed; apply at entry.alpha: x = lerp(setup 0, key value, alpha).
+    # Keys x: 0 at t=0, 10 at t=1 (linear).  speed 2, four steps of 0.1 ⇒ time 0.8 ⇒ x 8;
+    # alpha 0.5 ⇒ x = 0 + (8 - 0)·0.5 = 4.
+    import json as _json
+    import openbone as _ob
+    d = {"format": "openbone", "version": 1,
+         "skeleton": {"bones": [{"id": "b"}], "slots": [], "skins": [{"id": "s", "name": "default", "attachments": {}}]},
+         "animations": [{"id": "a", "name": "a", "duration": 1, "timelines": [
+             {"target": "bone", "id": "b", "property": "x", "keys": [{"time": 0, "value": 0}, {"time": 1, "value": 10}]}]}]}
+    inst = _ob.Instance(_ob.loads(_json.dumps(d)))
+    inst.set_animation(0, "a", loop=False, mix=0)
+    inst.set_track_speed(0, 2)
+    for _ in range(4):
+        inst.advance(0.1)
+    assert abs(inst.world[0][4] - 8) < 1e-12
+    inst.set_track_alpha(0, 0.5)
+    inst.advance(0)
+    assert abs(inst.world[0][4] - 4) < 1e-12
+    import pytest as _pytest
+    with _pytest.raises(_ob.OpenBoneError):
+        inst.set_track_speed(3, 1)

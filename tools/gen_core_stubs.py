@@ -20,6 +20,8 @@ PUBLIC_METHODS = {
     "draw_batch_raw": "(self) -> Dict[str, Any]",
     "reset_physics": "(self) -> None",
     "set_skin": "(self, index: int) -> None",
+    "set_track_speed": "(self, track: int, speed: float) -> None",
+    "set_track_alpha": "(self, track: int, alpha: float) -> None",
     "set_to_setup_pose": "(self) -> None",
     "update_world_transform": "(self) -> None",
 }

@@ -61,6 +61,21 @@ static PyObject *clear_track(InstanceObject *self, PyObject *arg)
     Py_RETURN_NONE;
 }
 
+/* set_track_speed(track, speed) / set_track_alpha(track, alpha): §6 TrackEntry fields */
+static PyObject *set_track_field(InstanceObject *self, PyObject *args, int alpha)
+{
+    NEED_INST(self);
+    int track;
+    double v;
+    if (!PyArg_ParseTuple(args, "id", &track, &v)) return NULL;
+    int rc = alpha ? ob_anim_set_track_alpha(self->inst, track, v) : ob_anim_set_track_speed(self->inst, track, v);
+    if (rc < 0) return PyErr_Format(obpy_error, "track %d has no animation", track);
+    Py_RETURN_NONE;
+}
+
+static PyObject *set_track_speed(InstanceObject *self, PyObject *args) { return set_track_field(self, args, 0); }
+static PyObject *set_track_alpha(InstanceObject *self, PyObject *args) { return set_track_field(self, args, 1); }
+
 static PyObject *entry_dict(const ob_track_entry *e)
 {
     return Py_BuildValue("{s:i,s:d,s:d,s:O,s:d,s:d,s:d,s:d,s:d,s:d}", "animation", (int)e->animation, "time", e->time,
@@ -459,6 +474,10 @@ PyMethodDef obpy_animation_methods[] = {
     {"_audio_commands", (PyCFunction)audio_commands, METH_NOARGS, "_audio_commands() -> [dict] (FORMAT.md shapes)"},
     {"_anim_counters", (PyCFunction)anim_counters, METH_NOARGS,
      "_anim_counters() -> (starts, completes, events dropped, audio commands dropped)"},
+    {"set_track_speed", (PyCFunction)set_track_speed, METH_VARARGS,
+     "set_track_speed(track, speed): the current entry's time scale (§6 TrackEntry.speed)."},
+    {"set_track_alpha", (PyCFunction)set_track_alpha, METH_VARARGS,
+     "set_track_alpha(track, alpha): the weight the current entry is applied with (§6 TrackEntry.alpha)."},
     {"_notices", (PyCFunction)anim_notices, METH_NOARGS,
      "_notices() -> [(\"start\" | \"complete\", track, animation index)] of the last advance."},
     {"_audio_play", (PyCFunction)audio_play, METH_VARARGS, "_audio_play(ref, volume=None, rate=None, loop=None) -> id | None"},
