@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "binary.h"
+#include "curve_spine.h"
 #include "jsnum.h"
 #include "load.h"
 
@@ -804,6 +805,12 @@ static int run_loaders(ob_loader *L, const cJSON *root)
     doc->origin_y = ob_num(L, root, "originY", 0);
     doc->fps = ob_num(L, root, "fps", 30);
     doc->background = ob_str(L, root, "background", NULL);
+    {   /* not OpenBone: documents imported from skeleton JSON 4.2 (issue 9) */
+        const char *mode = ob_str(L, root, "curveMode", NULL);
+        doc->curve_mode = ob_curve_mode_parse(mode);
+        if (mode && doc->curve_mode == OB_CURVE_MODE_OPENBONE && strcmp(mode, "openbone") != 0)
+            ob_warn(L, "curveMode", "unknown curve mode \"%s\": keys use the §4.3 bisection", mode);
+    }
 
     ob_load_skeleton(L, root);
     ob_load_events(L, root);

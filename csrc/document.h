@@ -223,7 +223,12 @@ typedef enum ob_property {
     OB_P_UNKNOWN
 } ob_property;
 
-typedef enum ob_curve_kind { OB_CURVE_LINEAR = 0, OB_CURVE_STEPPED, OB_CURVE_BEZIER } ob_curve_kind;
+/* Bezier keys are solved by §4.3 bisection; documents imported from skeleton
+** JSON 4.2 say "curveMode": "spine" or "exact" (curve_spine.h), and their
+** bezier keys get that kind at load instead. */
+typedef enum ob_curve_kind {
+    OB_CURVE_LINEAR = 0, OB_CURVE_STEPPED, OB_CURVE_BEZIER, OB_CURVE_BEZIER_SPINE, OB_CURVE_BEZIER_EXACT
+} ob_curve_kind;
 
 typedef struct ob_key {
     double time;
@@ -404,6 +409,7 @@ struct ob_document {
     double width, height, origin_x, origin_y, fps;
     const char *background;
     double reference_scale;      /* default 100 */
+    int curve_mode;              /* OB_CURVE_MODE_* (curve_spine.h): "curveMode", an import extension */
 
     int32_t bone_count; ob_bone_data *bones;
     int32_t slot_count; ob_slot_data *slots;

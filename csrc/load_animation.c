@@ -8,6 +8,7 @@
 ** property) is kept with index -1, which the runtime skips, and noted with
 ** ob_warn; a value of the wrong type fails the load, naming its place.
 */
+#include "curve_spine.h"
 #include "load.h"
 
 #include <stdlib.h>
@@ -174,7 +175,10 @@ static void parse_curve(ob_loader *L, const cJSON *k, ob_key *key)
         }
         key->c[i] = h->valuedouble;
     }
-    key->curve = OB_CURVE_BEZIER;
+    /* a document imported from skeleton JSON 4.2 picks how its beziers are eased */
+    key->curve = L->doc->curve_mode == OB_CURVE_MODE_SPINE ? OB_CURVE_BEZIER_SPINE
+               : L->doc->curve_mode == OB_CURVE_MODE_EXACT ? OB_CURVE_BEZIER_EXACT
+               : OB_CURVE_BEZIER;
 }
 
 /* §5.1 draw-order key: the listed slot ids that exist, in listed order (back

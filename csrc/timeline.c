@@ -5,6 +5,7 @@
 ** land in the instance's own arrays (local pose, slot state, live constraint
 ** values, keyed deform/sequence tables, particle values, draw order). */
 #include "timeline.h"
+#include "curve_spine.h"
 
 #include <math.h>
 #include <string.h>
@@ -33,6 +34,8 @@ double ob_curve_eval(ob_curve_kind kind, const double c[4], double t)
 {
     switch (kind) {
     case OB_CURVE_BEZIER: return ob_curve_bezier(c[0], c[1], c[2], c[3], t);
+    case OB_CURVE_BEZIER_SPINE: return ob_curve_spine(c, t);  /* skeleton JSON import */
+    case OB_CURVE_BEZIER_EXACT: return ob_curve_exact(c, t);
     case OB_CURVE_STEPPED: return t >= 1 ? 1 : 0;  /* holds the left key until the span ends */
     default: return t;
     }
