@@ -167,23 +167,7 @@ def measured():
     return _measured
 
 
-def _curve_mode_supported():
-    """True once the runtime evaluates "curveMode": "spine" (csrc/curve_spine.c wired in)."""
-    d = {"format": "openbone", "version": 1, "name": "c", "width": 0, "height": 0, "fps": 30, "curveMode": "spine",
-         "skeleton": {"bones": [{"id": "b", "name": "b"}], "slots": [],
-                      "skins": [{"id": "default", "name": "default", "attachments": {}}]},
-         "animations": [{"id": "a", "name": "a", "timelines": [{"target": "bone", "id": "b", "property": "x", "keys": [
-             {"time": 0, "value": 0, "curve": [0.9, 0, 1, 0.1]}, {"time": 1, "value": 1}]}]}]}
-    inst = openbone.Instance(openbone.loads(json.dumps(d)))
-    inst.set_to_setup_pose()
-    inst.apply_animation("a", 0.5)
-    inst.update_world_transform()
-    return abs(inst.world[0][4] - spine.spine_curve([0.9, 0, 1, 0.1], 0.5)) < 1e-9
-
-
-pytestmark = [pytest.mark.skipif(not GOLDEN.exists(), reason="Spine goldens not available"),
-              pytest.mark.skipif(os.environ.get("SPINE_GOLDEN_CURVES", "spine") == "spine" and
-                                 not _curve_mode_supported(), reason="curveMode not wired into the runtime yet")]
+pytestmark = pytest.mark.skipif(not GOLDEN.exists(), reason="Spine goldens not available")
 
 
 def test_setup_pose_bones():

@@ -561,16 +561,9 @@ def test_spine_curve_python_matches_spine_core(c):
         assert got == pytest.approx(want, abs=1e-9)
 
 
-def _runtime_curve_mode_supported():
-    doc = one_bone_doc("spine", [{"time": 0, "value": 0, "curve": [0.9, 0, 1, 0.1]}, {"time": 1, "value": 1}])
-    return abs(pose_x(doc, 0.5) - spine.spine_curve([0.9, 0, 1, 0.1], 0.5)) < 1e-9
-
-
 @pytest.mark.parametrize("c", CURVES)
 @pytest.mark.parametrize("mode", ["spine", "exact"])
 def test_runtime_curve_modes(c, mode):
-    if not _runtime_curve_mode_supported():
-        pytest.skip("curveMode not wired into the runtime yet")
     t1, v1, cx1, cy1, cx2, cy2, t2, v2 = c
     nc = [(cx1 - t1) / (t2 - t1), (cy1 - v1) / (v2 - v1), (cx2 - t1) / (t2 - t1), (cy2 - v1) / (v2 - v1)]
     doc = one_bone_doc(mode, [{"time": t1, "value": v1, "curve": nc}, {"time": t2, "value": v2}])
@@ -688,3 +681,19 @@ def test_v43_constraints_array_order():
                          {"type": "ik", "name": "k", "bones": ["b"], "target": "root"}]})
     # 4.3: the array is the application order
     assert d["skeleton"]["transform"][0]["order"] == 0 and d["skeleton"]["ik"][0]["order"] == 1
+
+
+def test_inherit_timeline():
+    d = spine.skeleton_json_to_dict(mini(
+        bones=[{"name": "root", "scaleX": 2}, {"name": "b", "parent": "root", "inherit": "onlyTranslation"}],
+        animations={"a": {"bones": {"b": {"inherit": [{"time": 0.5, "inherit": "noScale"},
+                                                      {"time": 1, "inherit": "noRotationOrReflection"}]}}}}))
+    tl = timeline(d, "a", "bone", "b", "inherit")
+    # before the first key Spine shows the setup mode: a stepped setup key at 0
+    assert [(k["time"], k["value"]) for k in tl["keys"]] == [(0.0, "onlyTranslation"), (0.5, "noScale"),
+                                                             (1.0, "noRotationOrReflection")]
+    doc = openbone.loads(json.dumps(d))
+    inst = openbone.Instance(doc)
+    inst.set_animation(0, "a", False, 0)
+    inst.advance(0.75)
+    assert inst.inherit_modes[1] == "noScale"
