@@ -727,6 +727,13 @@ static void load_skins(ob_loader *L, const cJSON *sk)
             ob_path_pop(L, ms);
         }
         ob_path_pop(L, ma);
+        /* a slot key appears once per skin (duplicate keys were merged), so
+        ** each slot's entries are contiguous */
+        skin->slot_first = ob_alloc(L, 2 * (size_t)doc->slot_count, sizeof(int32_t));
+        for (int32_t k = skin->entry_count - 1; k >= 0; k--) {
+            skin->slot_first[2 * skin->entries[k].slot] = k;
+            skin->slot_first[2 * skin->entries[k].slot + 1]++;
+        }
         skin->bones = bone_list(L, o, "bones", &skin->bone_count);
         const cJSON *cons = ob_arr(L, o, "constraints");
         skin->constraint_count = cons ? cJSON_GetArraySize(cons) : 0;

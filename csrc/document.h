@@ -143,6 +143,8 @@ typedef struct ob_skin_data {
     const char *id, *name;
     int32_t entry_count;
     ob_skin_entry *entries;      /* in file (JS key) order, grouped by slot key */
+    int32_t *slot_first;         /* per slot: its first entry and count (2 per slot), */
+                                 /* so that §8.1 look-ups scan one slot's entries */
     int32_t bone_count; int32_t *bones;             /* bone indices (unknown ids dropped) */
     int32_t constraint_count; const char **constraints; /* constraint ids as written */
 } ob_skin_data;

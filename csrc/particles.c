@@ -47,6 +47,7 @@ int ob_particles_create(ob_instance *inst)
     for (int32_t i = 0; i < doc->attachment_count; i++) {
         const ob_attachment *a = &doc->attachments[i];
         if (a->type != OB_ATT_PARTICLES || !a->particles || a->slot < 0 || a->slot >= ns) continue;
+        st->any = 1;
         double k = buffer_need(a->particles);
         if (k > need[a->slot]) need[a->slot] = k;
     }
@@ -270,6 +271,11 @@ void ob_particles_advance(ob_instance *inst, double dt)
     ob_particle_state *st = inst->particles;
     const ob_document *doc = inst->doc;
     if (!st) return;
+    if (!st->any) {  /* no emitter can exist: keep only the clock */
+        double acc = st->frac + dt, n = floor(acc / OB_PARTICLE_STEP + 1e-6), frac = acc - n * OB_PARTICLE_STEP;
+        st->frac = frac < 0 ? 0 : frac > OB_PARTICLE_STEP ? OB_PARTICLE_STEP : frac;
+        return;
+    }
     ob_particles_apply_overrides(inst);
     /* §8.8 clock: acc = frac + dt, n = floor(acc/STEP + 1e-6), min(n, 30) steps */
     double acc = st->frac + dt;

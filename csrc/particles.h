@@ -49,6 +49,7 @@ typedef struct ob_particle_state {
     int32_t *max_quads;          /* per slot: most particles one item can draw */
     int32_t *frame_att;          /* per slot: particles attachment this frame, -1 (scratch) */
     uint64_t growths;            /* buffer growths after creation (0 for sane documents) */
+    int any;                     /* the document has a particles attachment (else steps are no-ops) */
 } ob_particle_state;
 
 /* ---- hooks (instance.h) -------------------------------------------- */

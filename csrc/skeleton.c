@@ -307,9 +307,9 @@ int32_t ob_skeleton_get_attachment(const ob_instance *inst, int32_t slot, int32_
         int32_t s = pass == 0 ? inst->skin : 0;
         if (s < 0 || s >= doc->skin_count || (pass == 1 && inst->skin == 0)) continue;
         const ob_skin_data *skin = &doc->skins[s];
-        for (int32_t k = 0; k < skin->entry_count; k++)
-            if (skin->entries[k].slot == slot && skin->entries[k].name_id == name_id)
-                return skin->entries[k].attachment;
+        const ob_skin_entry *e = skin->entries + skin->slot_first[2 * slot];
+        for (int32_t k = 0, n = skin->slot_first[2 * slot + 1]; k < n; k++)
+            if (e[k].name_id == name_id) return e[k].attachment;
     }
     return -1;
 }
