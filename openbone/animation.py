@@ -14,6 +14,20 @@ from ._core import OpenBoneError
 INHERIT_MODES = ("normal", "onlyTranslation", "noRotation", "noScale")
 
 
+def renumber_audio(commands: List[Dict[str, Any]], ids: Dict[str, str]) -> List[Dict[str, Any]]:
+    """Audio commands with their ids renumbered ``p1, p2, ...`` in order of first appearance
+    (FORMAT.md); ``ids`` is the instance's running map, so ids stay stable across advances."""
+    out = []
+    for c in commands:
+        c = dict(c)
+        if "id" in c:
+            if c["id"] not in ids:
+                ids[c["id"]] = f"p{len(ids) + 1}"
+            c["id"] = ids[c["id"]]
+        out.append(c)
+    return out
+
+
 class AnimationAPI:
     """Methods of :class:`openbone.Instance` for §5-§6, §10 animation tracks, events, audio."""
 
@@ -105,16 +119,7 @@ class AnimationAPI:
         in order of first appearance (FORMAT.md).  With a state machine, the machine's."""
         if self._machine_runs():
             return self.sm_conformance_audio()
-        ids = self.__dict__.setdefault("_audio_ids", {})
-        out = []
-        for c in self._audio_commands():
-            c = dict(c)
-            if "id" in c:
-                if c["id"] not in ids:
-                    ids[c["id"]] = f"p{len(ids) + 1}"
-                c["id"] = ids[c["id"]]
-            out.append(c)
-        return out
+        return renumber_audio(self._audio_commands(), self.__dict__.setdefault("_audio_ids", {}))
 
     # ---- live values (inspection, tests) ---------------------------------
     def constraint_live(self, ref) -> np.ndarray:

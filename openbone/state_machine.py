@@ -121,16 +121,8 @@ class StateMachineAPI:
 
     def sm_conformance_audio(self) -> List[Dict[str, Any]]:
         """The machine's audio commands with ids renumbered ``p1, p2, ...`` (FORMAT.md)."""
-        ids = self._sm_audio_ids
-        out = []
-        for c in self._sm_audio:
-            c = dict(c)
-            if "id" in c:
-                if c["id"] not in ids:
-                    ids[c["id"]] = f"p{len(ids) + 1}"
-                c["id"] = ids[c["id"]]
-            out.append(c)
-        return out
+        from .animation import renumber_audio
+        return renumber_audio(self._sm_audio, self._sm_audio_ids)
 
     @property
     def log(self) -> List[Dict[str, Any]]:
