@@ -91,6 +91,72 @@ const uint8_t *ob_instance_active_bones(const ob_instance *inst);
 /// Summed clock time (§12: dt summed exactly as given).
 double ob_instance_time(const ob_instance *inst);
 
+/* ---- Animation (§6) ------------------------------------------------- */
+
+/// §6 setAnimation on a track (0..15) by animation index; mix is the
+/// cross-fade from the track's current entry (0.2 in the spec's default).
+ob_status ob_instance_set_animation(ob_instance *inst, int track, int animation, int loop, double mix);
+/// §6 addAnimation: starts now on an empty track, else queues after the
+/// current entry (delay > 0: at that track time; else when it completes).
+ob_status ob_instance_add_animation(ob_instance *inst, int track, int animation, int loop, double delay,
+                                    double mix);
+/// Empties a track (its looping sounds stop).
+ob_status ob_instance_clear_track(ob_instance *inst, int track);
+/// Fills *out with world matrices of `steps` advances of dt (steps × bones × 6
+/// doubles), in one call: the bake of §3 frames, time summed as §12 says.
+void ob_instance_bake(ob_instance *inst, double dt, int steps, double *out);
+
+/* ---- State machines (§9) ---------------------------------------------- */
+
+int ob_document_state_machine_count(const ob_document *doc);
+int ob_document_find_state_machine(const ob_document *doc, const char *name_or_id);
+/// Runs state machine `machine` from the next advance on (§9.1 replaces the
+/// §3 pipeline).  Call once, after ob_instance_create.
+ob_status ob_instance_start_state_machine(ob_instance *inst, int machine);
+/// Input index of the running machine by name, then id; -1 when none.
+int ob_instance_find_input(const ob_instance *inst, const char *name_or_id);
+/// §9.5 setInput with its coercions (a trigger input fires); fire marks a
+/// trigger until the next advance's step 6.
+ob_status ob_instance_set_input_number(ob_instance *inst, int input, double value);
+ob_status ob_instance_set_input_bool(ob_instance *inst, int input, int value);
+ob_status ob_instance_set_input_string(ob_instance *inst, int input, const char *value);
+ob_status ob_instance_fire(ob_instance *inst, int input);
+
+typedef enum ob_pointer_type { OB_POINTER_DOWN = 0, OB_POINTER_UP, OB_POINTER_MOVE } ob_pointer_type;
+/// §9.5 queues a pointer event in skeleton space (processed by the next advance).
+ob_status ob_instance_pointer(ob_instance *inst, ob_pointer_type type, double x, double y);
+/// §9.1 activeStates of layer `layer` of the running machine: a state name,
+/// "exit", or NULL.  Valid until the next advance.
+const char *ob_instance_active_state(const ob_instance *inst, int layer);
+
+/* ---- Draw list (§8.4) ------------------------------------------------- */
+
+/// One draw item: pointers into the instance's buffers, valid until the next
+/// ob_instance_draw.  `indices` index the item's own vertices (0-based).
+typedef struct ob_draw_item_info {
+    int slot, attachment;            /* document indices */
+    const char *type;                /* "region", "mesh", "sequence", "particles", "text", "shape" */
+    const char *blend;               /* "normal", "additive", "multiply", "screen" */
+    const char *texture;             /* atlas page id, image id, "@openbone/particle-dot", or NULL */
+    int vertex_count;
+    const float *vertices, *uvs;     /* 2 floats per vertex (float32, §12) */
+    const float *colors;             /* 4 floats per vertex (particles), or NULL */
+    int index_count;
+    const uint32_t *indices;         /* into the shared index buffer: subtract first_vertex */
+    int first_vertex;
+    double color[4];
+    int has_dark;
+    double dark[4];
+    int clip;                        /* index of the mask among those used, -1 none */
+    const char *text;                /* §8.9 formatted text (text items), or NULL */
+} ob_draw_item_info;
+
+/// Builds the draw list of the current pose; returns the item count (no
+/// allocation per frame), or -1 when memory ran out (formatted text only).
+int ob_instance_draw(ob_instance *inst);
+/// Item i of the last ob_instance_draw.
+ob_status ob_instance_draw_item(const ob_instance *inst, int i, ob_draw_item_info *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,140 @@
+/* api.c: the public C API of openbone.h over the concerns' internal
+** functions (animation §6, state machines §9, the draw list §8.4).  Thin:
+** argument checks and conversions only. */
+#include <stddef.h>
+#include <string.h>
+
+#include "animation_state.h"
+#include "atlas.h"
+#include "drawlist.h"
+#include "state_machine.h"
+
+static const char *const TYPE_NAMES[] = {"region", "mesh", "shape", "boundingBox", "point", "text",
+                                         "sequence", "particles", "clipping", "path", "unknown"};
+static const char *const BLEND_NAMES[] = {"normal", "additive", "multiply", "screen"};
+
+/* ---- animation (§6) ---------------------------------------------------- */
+
+ob_status ob_instance_set_animation(ob_instance *inst, int track, int animation, int loop, double mix)
+{
+    return ob_anim_set_animation(inst, track, animation, loop, mix) < 0 ? OB_ERR_ARGUMENT : OB_OK;
+}
+
+ob_status ob_instance_add_animation(ob_instance *inst, int track, int animation, int loop, double delay, double mix)
+{
+    return ob_anim_add_animation(inst, track, animation, loop, delay, mix) < 0 ? OB_ERR_ARGUMENT : OB_OK;
+}
+
+ob_status ob_instance_clear_track(ob_instance *inst, int track)
+{
+    return ob_anim_clear_track(inst, track) < 0 ? OB_ERR_ARGUMENT : OB_OK;
+}
+
+void ob_instance_bake(ob_instance *inst, double dt, int steps, double *out)
+{
+    size_t frame = (size_t)inst->doc->bone_count * 6;
+    for (int i = 0; i < steps; i++) {
+        ob_instance_advance(inst, dt);  /* §12: the instance sums dt itself */
+        memcpy(out + (size_t)i * frame, inst->world, frame * sizeof *out);
+    }
+}
+
+/* ---- state machines (§9) ---------------------------------------------- */
+
+int ob_document_state_machine_count(const ob_document *doc) { return doc->machine_count; }
+
+int ob_document_find_state_machine(const ob_document *doc, const char *ref)
+{
+    return ob_find_name_or_id(doc->machines, doc->machine_count, sizeof *doc->machines,
+                              offsetof(ob_machine_data, name), ref);
+}
+
+ob_status ob_instance_start_state_machine(ob_instance *inst, int machine)
+{
+    return ob_sm_start(inst, machine) < 0 ? OB_ERR_ARGUMENT : OB_OK;
+}
+
+int ob_instance_find_input(const ob_instance *inst, const char *ref)
+{
+    if (!inst->sm || !ref) return -1;
+    const ob_machine_data *m = &inst->doc->machines[inst->sm->machine_index];
+    for (int32_t i = 0; i < m->input_count; i++)  /* name first, then id (CLARIFICATIONS) */
+        if (m->inputs[i].name && strcmp(m->inputs[i].name, ref) == 0) return i;
+    for (int32_t i = 0; i < m->input_count; i++)
+        if (m->inputs[i].id && strcmp(m->inputs[i].id, ref) == 0) return i;
+    return -1;
+}
+
+static ob_status set_input(ob_instance *inst, int input, ob_value v)
+{
+    if (!inst->sm || input < 0 || input >= inst->doc->machines[inst->sm->machine_index].input_count)
+        return OB_ERR_ARGUMENT;
+    ob_sm_set_input(inst, input, &v);
+    return OB_OK;
+}
+
+ob_status ob_instance_set_input_number(ob_instance *inst, int input, double value)
+{
+    return set_input(inst, input, (ob_value){OB_VAL_NUMBER, value, NULL});
+}
+
+ob_status ob_instance_set_input_bool(ob_instance *inst, int input, int value)
+{
+    return set_input(inst, input, (ob_value){OB_VAL_BOOL, value != 0, NULL});
+}
+
+ob_status ob_instance_set_input_string(ob_instance *inst, int input, const char *value)
+{
+    return set_input(inst, input, (ob_value){OB_VAL_STRING, 0, value ? value : ""});
+}
+
+ob_status ob_instance_fire(ob_instance *inst, int input)
+{
+    if (!inst->sm || input < 0 || input >= inst->doc->machines[inst->sm->machine_index].input_count)
+        return OB_ERR_ARGUMENT;
+    ob_sm_fire(inst, input);
+    return OB_OK;
+}
+
+ob_status ob_instance_pointer(ob_instance *inst, ob_pointer_type type, double x, double y)
+{
+    if (!inst->sm || type < OB_POINTER_DOWN || type > OB_POINTER_MOVE) return OB_ERR_ARGUMENT;
+    ob_sm_pointer(inst, (ob_sm_pointer_type)type, x, y);
+    return OB_OK;
+}
+
+const char *ob_instance_active_state(const ob_instance *inst, int layer)
+{
+    if (!inst->sm || layer < 0 || layer >= inst->doc->machines[inst->sm->machine_index].layer_count) return NULL;
+    return ob_sm_active_state(inst, layer);
+}
+
+/* ---- the draw list (§8.4) --------------------------------------------- */
+
+int ob_instance_draw(ob_instance *inst) { return ob_draw_build(inst); }
+
+ob_status ob_instance_draw_item(const ob_instance *inst, int i, ob_draw_item_info *out)
+{
+    const ob_draw_state *ds = inst->draw;
+    if (!ds || i < 0 || i >= ds->item_count) return OB_ERR_ARGUMENT;
+    const ob_draw_item *it = &ds->items[i];
+    memset(out, 0, sizeof *out);
+    out->slot = it->slot;
+    out->attachment = it->attachment;
+    out->type = TYPE_NAMES[it->type];
+    out->blend = BLEND_NAMES[it->blend];
+    out->texture = ob_texture_name(inst->doc, it->texture);
+    out->vertex_count = it->vertex_count;
+    out->vertices = ds->vertices + 2 * (size_t)it->first_vertex;
+    out->uvs = ds->uvs + 2 * (size_t)it->first_vertex;
+    out->colors = it->first_color >= 0 ? ds->colors + 4 * (size_t)it->first_color : NULL;
+    out->index_count = it->index_count;
+    out->indices = ds->indices + it->first_index;
+    out->first_vertex = it->first_vertex;
+    memcpy(out->color, it->color, sizeof out->color);
+    out->has_dark = it->has_dark;
+    memcpy(out->dark, it->dark, sizeof out->dark);
+    out->clip = it->clip;
+    out->text = it->text_offset >= 0 ? ds->text + it->text_offset : NULL;
+    return OB_OK;
+}
