@@ -171,10 +171,6 @@ int ob_draw_state_create(ob_instance *inst)
     XALLOC(ds->tri_count, na);
     XALLOC(ds->seq_input, na);
     XALLOC(ds->text_override, ns);
-    XALLOC(ds->memo_skin, ns);
-    XALLOC(ds->memo_name, ns);
-    XALLOC(ds->memo_att, ns);
-    for (int32_t s = 0; s < ns; s++) ds->memo_skin[s] = -2;
 
     /* §8.5 local outlines of shapes */
     int32_t total = 0;
@@ -278,7 +274,6 @@ void ob_draw_state_free(ob_instance *inst)
     free(ds->outline_start); free(ds->outline_count); free(ds->outline); free(ds->local_quad);
     free(ds->tri_start); free(ds->tri_count); free(ds->tris);
     free(ds->seq_input);
-    free(ds->memo_skin); free(ds->memo_name); free(ds->memo_att);
     free(ds->items); free(ds->masks);
     free(ds->vertices); free(ds->uvs); free(ds->indices); free(ds->colors);
     free(ds->mask_vertices); free(ds->mask_indices);
@@ -305,14 +300,7 @@ int ob_draw_set_text(ob_instance *inst, int32_t slot, const char *text)
 
 int32_t ob_draw_slot_attachment(ob_instance *inst, int32_t slot)
 {
-    ob_draw_state *ds = inst->draw;
-    int32_t name = inst->slot_attachment[slot];
-    if (ds->memo_skin[slot] != inst->skin || ds->memo_name[slot] != name) {
-        ds->memo_skin[slot] = inst->skin;
-        ds->memo_name[slot] = name;
-        ds->memo_att[slot] = ob_skeleton_get_attachment(inst, slot, name);  /* §8.1 */
-    }
-    return ds->memo_att[slot];
+    return ob_skeleton_get_attachment(inst, slot, inst->slot_attachment[slot]);  /* §8.1 */
 }
 
 /* ---- building ------------------------------------------------------- */

@@ -60,8 +60,6 @@ typedef struct ob_draw_state {
     int32_t *tri_start;          /* shapes and unweighted clipping: earcut indices */
     int32_t *tri_count;
     uint32_t *tris;
-    /* §8.1 lookup memo per slot: (skin, name id) → attachment */
-    int32_t *memo_skin, *memo_name, *memo_att;
     int particles_sized;         /* particle capacity added (first build) */
     int32_t *seq_input;          /* per attachment: sequence input (machine << 16 | input), -1 */
 } ob_draw_state;
@@ -74,7 +72,7 @@ int32_t ob_draw_build(ob_instance *inst);
 ** attachment's).  Returns -1 when memory runs out. */
 int ob_draw_set_text(ob_instance *inst, int32_t slot, const char *text);
 
-/* §8.1 with the per-slot memo; -1 when none. */
+/* §8.1 the slot's current attachment (ob_skeleton_get_attachment); -1 when none. */
 int32_t ob_draw_slot_attachment(ob_instance *inst, int32_t slot);
 
 /* ---- shapes.c (§8.5) ---------------------------------------------- */

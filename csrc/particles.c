@@ -271,18 +271,14 @@ void ob_particles_advance(ob_instance *inst, double dt)
     ob_particle_state *st = inst->particles;
     const ob_document *doc = inst->doc;
     if (!st) return;
-    if (!st->any) {  /* no emitter can exist: keep only the clock */
-        double acc = st->frac + dt, n = floor(acc / OB_PARTICLE_STEP + 1e-6), frac = acc - n * OB_PARTICLE_STEP;
-        st->frac = frac < 0 ? 0 : frac > OB_PARTICLE_STEP ? OB_PARTICLE_STEP : frac;
-        return;
-    }
-    ob_particles_apply_overrides(inst);
     /* §8.8 clock: acc = frac + dt, n = floor(acc/STEP + 1e-6), min(n, 30) steps */
     double acc = st->frac + dt;
     double n = floor(acc / OB_PARTICLE_STEP + 1e-6);
     double steps = n < OB_PARTICLE_MAX_STEPS ? n : OB_PARTICLE_MAX_STEPS;
     double frac = acc - n * OB_PARTICLE_STEP;
     st->frac = frac < 0 ? 0 : frac > OB_PARTICLE_STEP ? OB_PARTICLE_STEP : frac;
+    if (!st->any) return;  /* no emitter can exist: only the clock runs */
+    ob_particles_apply_overrides(inst);
     if (steps < 1) return;
     /* attachments do not change during the steps of one frame: resolve them once */
     for (int32_t s = 0; s < doc->slot_count; s++) st->frame_att[s] = particles_attachment(inst, s);
