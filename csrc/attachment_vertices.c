@@ -31,30 +31,39 @@ int32_t ob_attachment_world_vertices(const ob_instance *inst, int32_t slot,
 {
     int32_t n = ob_attachment_world_vertex_count(att);
     if (n == 0) return 0;
-    ob_mat sb = inst->world[inst->doc->slots[slot].bone];
+    const ob_mat *world = inst->world, sb = world[inst->doc->slots[slot].bone];
     const ob_deform *d = att->type == OB_ATT_CLIPPING ? NULL : ob_attachment_deform(inst, slot, att);
     const double *off = d ? d->values : NULL;
     int32_t off_count = d ? d->count : 0;
-    int weighted = att->weight_start != NULL && att->type != OB_ATT_CLIPPING;
+    /* §8.3 deform values missing at the end of a short array count as 0: the
+    ** vertices [0, full) have both offsets, (n_off) those past it none */
+    int32_t full = off_count / 2 < n ? off_count / 2 : n;
+    if (att->weight_start == NULL || att->type == OB_ATT_CLIPPING) {
+        /* §8.3 unweighted: (vx + dx, vy + dy) through the slot bone's world */
+        const double *lv = att->vertices;
+        for (int32_t v = 0; v < n; v++) {
+            double dx = 0, dy = 0;  /* added even when 0, as the formula reads (−0 + 0 = 0) */
+            if (v < full) { dx = off[2 * v]; dy = off[2 * v + 1]; }
+            else if (2 * v < off_count) dx = off[2 * v];  /* the odd last value: dx only */
+            double x = lv[2 * v] + dx, y = lv[2 * v + 1] + dy;
+            out[2 * v] = (float)(sb.a * x + sb.b * y + sb.x);
+            out[2 * v + 1] = (float)(sb.c * x + sb.d * y + sb.y);
+        }
+        return n;
+    }
+    /* §8.3 weighted: Σ weight · bone.world·(inf.x + dx, inf.y + dy) */
+    const int32_t *ws = att->weight_start;
+    const ob_weight *w = att->weights;
     for (int32_t v = 0; v < n; v++) {
-        /* §8.3 deform values missing at the end of a short array count as 0 */
-        double dx = 2 * v < off_count ? off[2 * v] : 0;
-        double dy = 2 * v + 1 < off_count ? off[2 * v + 1] : 0;
+        double dx = 0, dy = 0;
+        if (v < full) { dx = off[2 * v]; dy = off[2 * v + 1]; }
+        else if (2 * v < off_count) dx = off[2 * v];
         double wx = 0, wy = 0;
-        if (!weighted) {
-            /* §8.3 unweighted: (vx + dx, vy + dy) through the slot bone's world */
-            double x = att->vertices[2 * v] + dx, y = att->vertices[2 * v + 1] + dy;
-            wx = sb.a * x + sb.b * y + sb.x;
-            wy = sb.c * x + sb.d * y + sb.y;
-        } else {
-            /* §8.3 weighted: Σ weight · bone.world·(inf.x + dx, inf.y + dy) */
-            for (int32_t i = att->weight_start[v]; i < att->weight_start[v + 1]; i++) {
-                const ob_weight *w = &att->weights[i];
-                ob_mat m = w->bone >= 0 ? inst->world[w->bone] : sb;
-                double x = w->x + dx, y = w->y + dy;
-                wx += w->weight * (m.a * x + m.b * y + m.x);
-                wy += w->weight * (m.c * x + m.d * y + m.y);
-            }
+        for (int32_t i = ws[v], e = ws[v + 1]; i < e; i++) {
+            const ob_mat *m = w[i].bone >= 0 ? &world[w[i].bone] : &sb;
+            double x = w[i].x + dx, y = w[i].y + dy;
+            wx += w[i].weight * (m->a * x + m->b * y + m->x);
+            wy += w[i].weight * (m->c * x + m->d * y + m->y);
         }
         out[2 * v] = (float)wx;
         out[2 * v + 1] = (float)wy;

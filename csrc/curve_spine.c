@@ -13,7 +13,7 @@ int ob_curve_mode_parse(const char *s)
     return OB_CURVE_MODE_OPENBONE;
 }
 
-double ob_curve_spine(const double c[4], double t)
+void ob_curve_spine_samples(const double c[4], double s[OB_SPINE_SAMPLES])
 {
     /* rigby2d / spine-core setBezier with time1 = value1 = 0, time2 = value2 = 1:
     ** third-order forward differences over 10 steps (h = 0.1: 3h² = 0.03, 6h³ = 0.006) */
@@ -23,15 +23,9 @@ double ob_curve_spine(const double c[4], double t)
     double ddx = tmpx * 2 + dddx, ddy = tmpy * 2 + dddy;
     double dx = cx1 * 0.3 + tmpx + dddx * 0.16666667, dy = cy1 * 0.3 + tmpy + dddy * 0.16666667;
     double x = dx, y = dy;
-    double px = 0, py = 0;  /* the previous point: the span start (0, 0) */
     for (int i = 0; i < 9; i++) {
-        /* getBezierValue: the first sample with x ≥ t (the first one: x > t) */
-        if (i == 0 ? x > t : x >= t) {
-            double span = x - px;
-            return span != 0 ? py + (t - px) / span * (y - py) : y;
-        }
-        px = x;
-        py = y;
+        s[i] = x;
+        s[9 + i] = y;
         dx += ddx;
         dy += ddy;
         ddx += dddx;
@@ -39,9 +33,31 @@ double ob_curve_spine(const double c[4], double t)
         x += dx;
         y += dy;
     }
+}
+
+double ob_curve_spine_sampled(const double s[OB_SPINE_SAMPLES], double t)
+{
+    const double *xs = s, *ys = s + 9;
+    double px = 0, py = 0;  /* the previous point: the span start (0, 0) */
+    for (int i = 0; i < 9; i++) {
+        /* getBezierValue: the first sample with x ≥ t (the first one: x > t) */
+        if (i == 0 ? xs[0] > t : xs[i] >= t) {
+            double span = xs[i] - px;
+            return span != 0 ? py + (t - px) / span * (ys[i] - py) : ys[i];
+        }
+        px = xs[i];
+        py = ys[i];
+    }
     /* past the 9th sample: towards the next key (1, 1) */
     double span = 1 - px;
     return span != 0 ? py + (t - px) / span * (1 - py) : 1;
+}
+
+double ob_curve_spine(const double c[4], double t)
+{
+    double s[OB_SPINE_SAMPLES];
+    ob_curve_spine_samples(c, s);
+    return ob_curve_spine_sampled(s, t);
 }
 
 static inline double clamp01(double v) { return v < 0 ? 0 : v > 1 ? 1 : v; }

@@ -21,6 +21,13 @@ int ob_curve_mode_parse(const char *s);
 /// first sample with x ≥ t is used).
 double ob_curve_spine(const double c[4], double t);
 
+/// The same in two steps: the 9 samples (x0..x8, then y0..y8), computed once
+/// per key at load, then the look-up; ob_curve_spine(c, t) is exactly
+/// ob_curve_spine_sampled(samples of c, t).
+#define OB_SPINE_SAMPLES 18
+void ob_curve_spine_samples(const double c[4], double s[OB_SPINE_SAMPLES]);
+double ob_curve_spine_sampled(const double s[OB_SPINE_SAMPLES], double t);
+
 /// rigby2d "solve x(t), then y": x handles are clamped to [0, 1] (so x(s) is
 /// monotonic and the solution unique), x(s) = t is solved by bisection to
 /// machine precision, and y(s) returned (not clamped).

@@ -237,6 +237,7 @@ typedef struct ob_key {
     ob_curve_kind curve;
     double c[4];                 /* bezier handles cx1, cy1, cx2, cy2 */
     double v[4];                 /* number in v[0]; colour RGBA; bool/enum in v[0] */
+    const double *spine;         /* OB_CURVE_BEZIER_SPINE: its 18 samples (curve_spine.h), else NULL */
     int32_t ref;                 /* attachment name id (-1 = null), inherit mode */
     int32_t count;               /* deform offsets / draw order length */
     double *offsets;             /* deform */
@@ -253,6 +254,9 @@ typedef struct ob_timeline {
     int32_t channel;             /* interned (target, id, property, attachment): §5.1a matching */
     int32_t key_count;
     ob_key *keys;
+    double *times;               /* keys[i].time, contiguous for the §5 key search */
+    int32_t serial;              /* 0.. over the document's timelines: the instance's key hint */
+    int sorted;                  /* key times ascending (the hint is used only then) */
 } ob_timeline;
 
 typedef struct ob_event_key {
@@ -412,6 +416,7 @@ struct ob_document {
     const char *background;
     double reference_scale;      /* default 100 */
     int curve_mode;              /* OB_CURVE_MODE_* (curve_spine.h): "curveMode", an import extension */
+    int32_t timeline_total;      /* timelines over every animation (ob_timeline.serial) */
 
     int32_t bone_count; ob_bone_data *bones;
     int32_t slot_count; ob_slot_data *slots;

@@ -158,6 +158,75 @@ static int32_t find_input(const ob_document *doc, const char *id)
 
 #define XALLOC(p, n) do { size_t n_ = (size_t)(n); (p) = calloc(n_ > 0 ? n_ : 1, sizeof *(p)); if (!(p)) return -1; } while (0)
 
+/* Pairs a region attachment draws (§8.7: packed polygon points, else 4). */
+static int32_t region_points(const ob_document *doc, const ob_attachment *a)
+{
+    int32_t np = packed_polygon_count(doc, a);
+    return np ? np : 4;
+}
+
+/* The uvs and quad fractions of regions and meshes, computed once with the
+** arithmetic a frame would use (so the copies are the same float32 values). */
+static int build_region_mesh_caches(const ob_document *doc, ob_draw_state *ds)
+{
+    int32_t na = doc->attachment_count;
+    XALLOC(ds->uv_start, na);
+    XALLOC(ds->uv_count, na);
+    XALLOC(ds->pt_start, na);
+    int64_t nuv = 0, npt = 0;
+    for (int32_t i = 0; i < na; i++) {
+        const ob_attachment *a = &doc->attachments[i];
+        ds->uv_start[i] = ds->pt_start[i] = -1;
+        int32_t n = a->type == OB_ATT_REGION ? region_points(doc, a)
+                  : a->type == OB_ATT_MESH ? ob_attachment_world_vertex_count(a) : -1;
+        if (n < 0) continue;
+        ds->uv_start[i] = (int32_t)nuv;
+        ds->uv_count[i] = n;
+        nuv += n;
+        const ob_region_data *r = ob_atlas_region(doc, a->image);
+        if (a->type == OB_ATT_REGION && (packed_polygon_count(doc, a) || (r && ob_region_trimmed(r)))) {
+            ds->pt_start[i] = (int32_t)npt;
+            npt += n;
+        }
+        if (nuv > INT32_MAX / 4 || npt > INT32_MAX / 4) return -1;
+    }
+    XALLOC(ds->uv_pool, 2 * (size_t)nuv);
+    XALLOC(ds->pt_pool, 2 * (size_t)npt);
+    for (int32_t i = 0; i < na; i++) {
+        if (ds->uv_start[i] < 0) continue;
+        const ob_attachment *a = &doc->attachments[i];
+        const ob_region_data *r = ob_atlas_region(doc, a->image);
+        ob_uvmap map = r ? ob_atlas_uvmap(doc, r) : ob_uvmap_identity();
+        float *uv = ds->uv_pool + 2 * (size_t)ds->uv_start[i];
+        double *p = ds->pt_start[i] >= 0 ? ds->pt_pool + 2 * (size_t)ds->pt_start[i] : NULL;
+        int32_t n = ds->uv_count[i];
+        if (a->type == OB_ATT_MESH) {
+            /* §8.3 the file's uvs (missing pairs read as 0), §8.7 remapped as is if packed */
+            int32_t have = a->uv_count < n ? a->uv_count : n;
+            ob_uvmap_apply(&map, a->uvs, have, uv);
+            static const double zero[2] = {0, 0};
+            for (int32_t k = have; k < n; k++) ob_uvmap_apply(&map, zero, 1, uv + 2 * k);
+        } else if (packed_polygon_count(doc, a)) {
+            /* §8.7 polygons: img[i] = (polygon[2i]/origW, polygon[2i+1]/origH) as float32,
+            ** vertices = quadPoints on the untrimmed quad, uvs remapped */
+            for (int32_t k = 0; k < n; k++) {
+                p[2 * k] = (float)(r->polygon[2 * k] / r->original_width);
+                p[2 * k + 1] = (float)(r->polygon[2 * k + 1] / r->original_height);
+            }
+            ob_uvmap_apply(&map, p, n, uv);
+        } else if (p) {
+            /* §8.7 trimmed: trimQuad on vertices, remapped trim-box uvs */
+            double box[4];
+            ob_region_trim_box(r, box);
+            box_corners(box, p);
+            ob_uvmap_apply(&map, p, 4, uv);
+        } else {
+            ob_uvmap_apply(&map, UNIT_UVS, 4, uv);
+        }
+    }
+    return 0;
+}
+
 int ob_draw_state_create(ob_instance *inst)
 {
     const ob_document *doc = inst->doc;
@@ -192,6 +261,7 @@ int ob_draw_state_create(ob_instance *inst)
         if (t == OB_ATT_REGION || t == OB_ATT_SEQUENCE || t == OB_ATT_TEXT)
             ob_quad_local(&doc->attachments[i], ds->local_quad + 8 * (size_t)i);
     }
+    if (build_region_mesh_caches(doc, ds) < 0) return -1;
     ob_earcut_ctx *ec = ob_earcut_ctx_create();
     if (!ec) return -1;
     /* earcut of the shape outlines and of unweighted clipping vertices (§8.4, §8.5) */
@@ -272,6 +342,8 @@ void ob_draw_state_free(ob_instance *inst)
         for (int32_t s = 0; s < inst->doc->slot_count; s++) free(ds->text_override[s]);
     free(ds->text_override);
     free(ds->outline_start); free(ds->outline_count); free(ds->outline); free(ds->local_quad);
+    free(ds->uv_start); free(ds->uv_count); free(ds->uv_pool); free(ds->pt_start); free(ds->pt_pool);
+    free(ds->wv_slot); free(ds->wv_attachment); free(ds->wv_first); free(ds->wv_vertices); free(ds->wv);
     free(ds->tri_start); free(ds->tri_count); free(ds->tris);
     free(ds->seq_input);
     free(ds->items); free(ds->masks);
@@ -378,6 +450,17 @@ static void tint(const double *slot, const double *att, double out[4])
     for (int i = 0; i < 4; i++) out[i] = slot[i] * att[i];  /* §8.4 slot.color × att.color */
 }
 
+/* §8.2 / §8.7 the world vertices of a region: the quad through the slot
+** bone, then quadPoints for a packed polygon or a trimmed region. */
+static void region_world(const ob_instance *inst, int32_t slot, int32_t ai, float *v)
+{
+    const ob_draw_state *ds = inst->draw;
+    double q[8];
+    cached_quad(inst, slot, ai, q);
+    if (ds->pt_start[ai] >= 0) ob_quad_points(q, ds->pt_pool + 2 * (size_t)ds->pt_start[ai], ds->uv_count[ai], v);
+    else for (int i = 0; i < 8; i++) v[i] = (float)q[i];
+}
+
 static int draw_region(ob_instance *inst, int32_t slot, int32_t ai)
 {
     const ob_document *doc = inst->doc;
@@ -386,47 +469,19 @@ static int draw_region(ob_instance *inst, int32_t slot, int32_t ai)
     double color[4];
     tint(&inst->slot_color[4 * slot], a->color, color);
     if (color[3] <= 0) return 0;  /* §8.4 skip if alpha ≤ 0 */
-    double q[8];
-    cached_quad(inst, slot, ai, q);
-    const ob_region_data *r = ob_atlas_region(doc, a->image);
-    int32_t tex = ob_image_texture(doc, a->image);
-    int32_t np = packed_polygon_count(doc, a);
-    ob_draw_item *it = begin_item(inst, slot, ai, color, tex, np ? np : 4, np ? 3 * (np - 2) : 6);
+    int32_t n = ds->uv_count[ai], np = packed_polygon_count(doc, a);
+    ob_draw_item *it = begin_item(inst, slot, ai, color, ob_image_texture(doc, a->image), n, np ? 3 * (np - 2) : 6);
     if (!it) return -1;
-    float *v = ds->vertices + 2 * it->first_vertex, *uv = ds->uvs + 2 * it->first_vertex;
+    region_world(inst, slot, ai, ds->vertices + 2 * it->first_vertex);
+    memcpy(ds->uvs + 2 * it->first_vertex, ds->uv_pool + 2 * (size_t)ds->uv_start[ai], 2 * (size_t)n * sizeof(float));
     uint32_t *ix = ds->indices + it->first_index, base = (uint32_t)it->first_vertex;
     if (np) {
-        /* §8.7 polygons: img[i] = (polygon[2i]/origW, polygon[2i+1]/origH) as float32,
-        ** vertices = quadPoints on the untrimmed quad, uvs remapped, fan indices */
-        ob_uvmap map = ob_atlas_uvmap(doc, r);
-        double p[64];  /* 32 points at a time */
-        for (int32_t i = 0; i < np; i += 32) {
-            int32_t m = np - i < 32 ? np - i : 32;
-            for (int32_t k = 0; k < m; k++) {
-                p[2 * k] = (float)(r->polygon[2 * (i + k)] / r->original_width);
-                p[2 * k + 1] = (float)(r->polygon[2 * (i + k) + 1] / r->original_height);
-            }
-            ob_quad_points(q, p, m, v + 2 * i);
-            ob_uvmap_apply(&map, p, m, uv + 2 * i);
-        }
-        for (int32_t i = 0; i + 2 < np; i++) {
+        for (int32_t i = 0; i + 2 < np; i++) {  /* §8.7 fan */
             ix[3 * i] = base;
             ix[3 * i + 1] = base + (uint32_t)i + 1;
             ix[3 * i + 2] = base + (uint32_t)i + 2;
         }
-    } else if (r && ob_region_trimmed(r)) {
-        /* §8.7 trimmed: trimQuad on vertices, remapped trim-box uvs */
-        double box[4], c[8];
-        ob_region_trim_box(r, box);
-        box_corners(box, c);
-        ob_quad_points(q, c, 4, v);
-        ob_uvmap map = ob_atlas_uvmap(doc, r);
-        ob_uvmap_apply(&map, c, 4, uv);
-        quad_indices(ix, base);
     } else {
-        for (int i = 0; i < 8; i++) v[i] = (float)q[i];
-        ob_uvmap map = r ? ob_atlas_uvmap(doc, r) : ob_uvmap_identity();
-        ob_uvmap_apply(&map, UNIT_UVS, 4, uv);
         quad_indices(ix, base);
     }
     return 0;
@@ -445,14 +500,8 @@ static int draw_mesh(ob_instance *inst, int32_t slot, int32_t ai)
     if (!it) return -1;
     /* §8.3 world vertices (weights, deform, linked deform key), float32 */
     ob_attachment_world_vertices(inst, slot, a, ds->vertices + 2 * it->first_vertex);
-    /* §8.3 the file's uvs (missing pairs read as 0), §8.7 remapped as is if packed */
-    const ob_region_data *r = ob_atlas_region(doc, a->image);
-    ob_uvmap map = r ? ob_atlas_uvmap(doc, r) : ob_uvmap_identity();
-    float *uv = ds->uvs + 2 * it->first_vertex;
-    int32_t have = a->uv_count < nv ? a->uv_count : nv;
-    ob_uvmap_apply(&map, a->uvs, have, uv);
-    static const double zero[2] = {0, 0};
-    for (int32_t i = have; i < nv; i++) ob_uvmap_apply(&map, zero, 1, uv + 2 * i);
+    /* §8.3 / §8.7 uvs: mapped at creation */
+    memcpy(ds->uvs + 2 * it->first_vertex, ds->uv_pool + 2 * (size_t)ds->uv_start[ai], 2 * (size_t)nv * sizeof(float));
     uint32_t *ix = ds->indices + it->first_index;
     for (int32_t i = 0; i < a->triangle_count; i++) ix[i] = (uint32_t)it->first_vertex + a->triangles[i];
     return 0;
@@ -694,4 +743,41 @@ int32_t ob_draw_build(ob_instance *inst)
         if (mask_att >= 0 && slot == mask_end) mask_att = -1;
     }
     return ds->item_count;
+}
+
+/* ---- world vertices only (issue 9) ---------------------------------- */
+
+int32_t ob_world_vertices_build(ob_instance *inst)
+{
+    const ob_document *doc = inst->doc;
+    ob_draw_state *ds = inst->draw;
+    if (!ds->wv) {  /* first call: one entry per slot, vertices as the draw list sizes them */
+        int32_t ns = doc->slot_count;
+        XALLOC(ds->wv_slot, ns);
+        XALLOC(ds->wv_attachment, ns);
+        XALLOC(ds->wv_first, ns);
+        XALLOC(ds->wv_vertices, ns);
+        XALLOC(ds->wv, 2 * (size_t)ds->vertex_capacity);
+    }
+    int32_t n = 0, nv = 0;
+    for (int32_t o = 0; o < doc->slot_count; o++) {
+        int32_t slot = inst->draw_order[o];
+        if (!inst->bone_active[doc->slots[slot].bone]) continue;  /* §8.4 */
+        int32_t ai = ob_draw_slot_attachment(inst, slot);
+        if (ai < 0 || ds->uv_start[ai] < 0) continue;  /* regions and meshes only */
+        int32_t k = ds->uv_count[ai];
+        if (nv + k > ds->vertex_capacity) return -1;  /* cannot happen: sized per slot */
+        float *v = ds->wv + 2 * (size_t)nv;
+        if (doc->attachments[ai].type == OB_ATT_MESH) ob_attachment_world_vertices(inst, slot, &doc->attachments[ai], v);
+        else region_world(inst, slot, ai, v);
+        ds->wv_slot[n] = slot;
+        ds->wv_attachment[n] = ai;
+        ds->wv_first[n] = nv;
+        ds->wv_vertices[n] = k;
+        n++;
+        nv += k;
+    }
+    ds->wv_count = n;
+    ds->wv_vertex_count = nv;
+    return n;
 }

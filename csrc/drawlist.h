@@ -57,6 +57,17 @@ typedef struct ob_draw_state {
     int32_t *outline_count;
     double *outline;             /* §8.5 local outlines */
     double *local_quad;          /* §8.2 per attachment: TL TR BR BL in slot-bone space */
+    /* regions and meshes: what §8.2/§8.3/§8.7 derive from the document alone,
+    ** so a frame only transforms and copies */
+    int32_t *uv_start;           /* per attachment: first pair in uv_pool, -1 */
+    int32_t *uv_count;           /* pairs (= the item's vertex count) */
+    float *uv_pool;              /* §8.7 mapped uvs, float32 as drawn */
+    int32_t *pt_start;           /* regions: first pair in pt_pool (trimmed / packed polygon), -1 plain */
+    double *pt_pool;             /* quad fractions fed to §8.6 quadPoints */
+    /* ob_world_vertices_build: world vertices of every region and mesh */
+    int32_t wv_count, wv_vertex_count;
+    int32_t *wv_slot, *wv_attachment, *wv_first, *wv_vertices;  /* per entry (≤ one per slot) */
+    float *wv;                   /* 2 per vertex */
     int32_t *tri_start;          /* shapes and unweighted clipping: earcut indices */
     int32_t *tri_count;
     uint32_t *tris;
@@ -67,6 +78,14 @@ typedef struct ob_draw_state {
 /* Builds the draw list of the current pose into inst->draw; returns the item
 ** count, or -1 when memory ran out (formatted text only). */
 int32_t ob_draw_build(ob_instance *inst);
+
+/* World vertices only (the issue 9 benchmark's "world vertices of every
+** region and mesh", what a renderer with its own uvs and indices needs): for
+** every slot in draw order whose bone is active and whose attachment is a
+** region or a mesh, its vertices exactly as ob_draw_build writes them, alpha
+** not considered; no uvs, colours, indices or clipping.  Returns the entry
+** count; nothing is allocated. */
+int32_t ob_world_vertices_build(ob_instance *inst);
 
 /* §8.9 setText: replaces the template of a slot (NULL restores the
 ** attachment's).  Returns -1 when memory runs out. */

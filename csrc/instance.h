@@ -45,6 +45,7 @@ struct ob_instance {
     ob_pose *applied;            /* §3.2 applied pose (what constraints edit) */
     uint8_t *inherit;            /* live inherit mode (ob_inherit) */
     ob_mat *world;               /* world matrices; kept when inactive (§3.3) */
+    ob_trig *trig;               /* per bone: localMatrix cos/sin cache (obmath.h) */
     uint8_t *bone_active;
     int32_t **children;          /* per bone: children in creation order */
     int32_t *child_count;
@@ -73,6 +74,19 @@ struct ob_instance {
     int32_t *slot_seqframe_start;
     /* §5.1 particle live values per slot (particleValues[slot]) */
     ob_particle_values *particle_values;
+
+    /* §5 per timeline (ob_timeline.serial): the key span found last time, where
+    ** the next search starts (a hint only: any value gives the same result) */
+    int32_t *key_hint;
+
+    /* §3.1 the setup values laid out like the live arrays above, so that
+    ** setToSetupPose is a few memcpy calls */
+    ob_pose *setup_local;
+    uint8_t *setup_inherit;
+    double *setup_color, *setup_dark;   /* 4 per slot */
+    uint8_t *setup_has_dark;
+    int32_t *setup_attachment, *setup_order;
+    double *setup_con_values;           /* OB_CV_COUNT per constraint */
 
     /* each concern's state (owned and freed by its file) */
     struct ob_anim_state *anim;        /* animation_state.c: tracks, audio (§6, §10) */
@@ -113,6 +127,7 @@ void ob_skeleton_update_active(ob_instance *inst);
 void ob_bone_update_subtree(ob_instance *inst, int32_t bone, int include_self);
 /* §4.2 boneWorld(P, local, inherit): a world matrix from a parent world. */
 ob_mat ob_bone_world(ob_mat P, const ob_pose *local, int inherit);
+ob_mat ob_bone_world_local(ob_mat P, ob_mat L, const ob_pose *local, int inherit);
 /* §4.2 boneWorld for one bone from its applied pose and live inherit mode. */
 void ob_bone_update_world(ob_instance *inst, int32_t bone);
 /* §3.2 syncApplied: local values matching the bone's current world. */

@@ -179,6 +179,11 @@ static void parse_curve(ob_loader *L, const cJSON *k, ob_key *key)
     key->curve = L->doc->curve_mode == OB_CURVE_MODE_SPINE ? OB_CURVE_BEZIER_SPINE
                : L->doc->curve_mode == OB_CURVE_MODE_EXACT ? OB_CURVE_BEZIER_EXACT
                : OB_CURVE_BEZIER;
+    if (key->curve == OB_CURVE_BEZIER_SPINE) {  /* sampled once here, as Spine's setBezier does */
+        double *samples = ob_alloc(L, OB_SPINE_SAMPLES, sizeof *samples);
+        ob_curve_spine_samples(key->c, samples);
+        key->spine = samples;
+    }
 }
 
 /* §5.1 draw-order key: the listed slot ids that exist, in listed order (back
@@ -299,7 +304,9 @@ static void load_timeline(ob_loader *L, const cJSON *o, ob_timeline *tl)
     int32_t n;
     const cJSON *it = list(L, o, "keys", &n);
     tl->keys = ob_alloc(L, (size_t)n, sizeof *tl->keys);
+    tl->times = ob_alloc(L, (size_t)n, sizeof *tl->times);
     tl->key_count = n;
+    tl->serial = L->doc->timeline_total++;
     size_t m0 = ob_path_key(L, "keys");
     int sorted = 1;
     for (int32_t i = 0; it; it = it->next, i++) {
@@ -307,6 +314,7 @@ static void load_timeline(ob_loader *L, const cJSON *o, ob_timeline *tl)
         ob_expect_object(L, it);
         ob_key *key = &tl->keys[i];
         key->time = ob_num_req(L, it, "time");
+        tl->times[i] = key->time;
         parse_curve(L, it, key);
         parse_value(L, tl, it, key);
         if (i > 0 && key->time < tl->keys[i - 1].time) sorted = 0;
@@ -315,6 +323,7 @@ static void load_timeline(ob_loader *L, const cJSON *o, ob_timeline *tl)
     ob_path_pop(L, m0);
     /* §5 locate binary-searches: keys are kept in file order, as the reference does */
     if (!sorted) ob_warn(L, "keys", "key times are not in ascending order");
+    tl->sorted = sorted;
 }
 
 /* ---- Event and audio keys (§5.2, §10) ---------------------------------- */

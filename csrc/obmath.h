@@ -4,6 +4,7 @@
 #define OB_MATH_H
 
 #include <math.h>
+#include <string.h>
 
 #define OB_PI 3.141592653589793
 #define OB_DEG (OB_PI / 180)   /* JS: Math.PI / 180 */
@@ -40,6 +41,23 @@ static inline ob_mat ob_local_matrix(const ob_pose *p)
     double ry = (p->rotation + 90 + p->shear_y) * OB_DEG;
     return (ob_mat){cos(rx) * p->scale_x, cos(ry) * p->scale_y,
                     sin(rx) * p->scale_x, sin(ry) * p->scale_y, p->x, p->y};
+}
+
+/* The cosines and sines of one bone's last two localMatrix angles.  Most
+** bones keep their angles from frame to frame (unkeyed, or keyed to the same
+** value), so ob_local_matrix_cached recomputes cos and sin only when an
+** angle's bits change: the result is the one ob_local_matrix gives. */
+typedef struct ob_trig { double rx, ry, cx, sx, cy, sy; } ob_trig;
+
+static inline int ob_same_bits(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }
+
+static inline ob_mat ob_local_matrix_cached(const ob_pose *p, ob_trig *t)
+{
+    double rx = (p->rotation + p->shear_x) * OB_DEG;
+    double ry = (p->rotation + 90 + p->shear_y) * OB_DEG;
+    if (!ob_same_bits(rx, t->rx)) { t->rx = rx; t->cx = cos(rx); t->sx = sin(rx); }
+    if (!ob_same_bits(ry, t->ry)) { t->ry = ry; t->cy = cos(ry); t->sy = sin(ry); }
+    return (ob_mat){t->cx * p->scale_x, t->cy * p->scale_y, t->sx * p->scale_x, t->sy * p->scale_y, p->x, p->y};
 }
 
 /* §4.4 wrapDeg: JS % keeps the dividend's sign, like fmod; range (−180, 180] */

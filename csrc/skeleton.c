@@ -150,6 +150,7 @@ ob_instance *ob_instance_create(const ob_document *doc, ob_error *err)
     ALLOC(applied, nb);
     ALLOC(inherit, nb);
     ALLOC(world, nb);
+    ALLOC(trig, nb);
     ALLOC(bone_active, nb);
     ALLOC(children, nb);
     ALLOC(child_count, nb);
@@ -162,9 +163,35 @@ ob_instance *ob_instance_create(const ob_document *doc, ob_error *err)
     ALLOC(con_active, nc);
     ALLOC(con_order, nc);
     ALLOC(particle_values, ns);
+    ALLOC(key_hint, doc->timeline_total);
+    ALLOC(setup_local, nb);
+    ALLOC(setup_inherit, nb);
+    ALLOC(setup_color, 4 * (size_t)ns);
+    ALLOC(setup_dark, 4 * (size_t)ns);
+    ALLOC(setup_has_dark, ns);
+    ALLOC(setup_attachment, ns);
+    ALLOC(setup_order, ns);
+    ALLOC(setup_con_values, (size_t)OB_CV_COUNT * (size_t)nc);
+    for (int32_t i = 0; i < nb; i++) {
+        const ob_bone_data *b = &doc->bones[i];
+        inst->setup_local[i] = (ob_pose){b->x, b->y, b->rotation, b->scale_x, b->scale_y, b->shear_x, b->shear_y};
+        inst->setup_inherit[i] = (uint8_t)b->inherit;
+    }
+    for (int32_t i = 0; i < ns; i++) {
+        const ob_slot_data *s = &doc->slots[i];
+        memcpy(&inst->setup_color[4 * i], s->color, sizeof s->color);
+        memcpy(&inst->setup_dark[4 * i], s->dark, sizeof s->dark);
+        inst->setup_has_dark[i] = (uint8_t)s->has_dark;
+        inst->setup_attachment[i] = s->attachment;
+        inst->setup_order[i] = i;
+    }
+    for (int32_t i = 0; i < nc; i++)
+        memcpy(&inst->setup_con_values[(size_t)i * OB_CV_COUNT], doc->constraints[i].setup,
+               sizeof doc->constraints[i].setup);
 
     /* §3.3 identity for bones never posed */
     for (int32_t i = 0; i < nb; i++) inst->world[i] = ob_mat_identity();
+    for (int32_t i = 0; i < nb; i++) inst->trig[i] = (ob_trig){NAN, NAN, 0, 0, 0, 0};  /* never matches */
     /* children lists, creation order (updateSubtree, §3.2) */
     for (int32_t i = 0; i < nb; i++)
         if (doc->bones[i].parent >= 0) inst->child_count[doc->bones[i].parent]++;
@@ -231,7 +258,9 @@ void ob_instance_free(ob_instance *inst)
     if (inst->skin_cons)
         for (int32_t i = 0; i < inst->doc->skin_count; i++) free(inst->skin_cons[i]);
     free(inst->bone_required); free(inst->con_required); free(inst->skin_cons); free(inst->skin_con_count);
-    free(inst->local); free(inst->applied); free(inst->inherit); free(inst->world);
+    free(inst->local); free(inst->applied); free(inst->inherit); free(inst->world); free(inst->trig); free(inst->key_hint);
+    free(inst->setup_local); free(inst->setup_inherit); free(inst->setup_color); free(inst->setup_dark);
+    free(inst->setup_has_dark); free(inst->setup_attachment); free(inst->setup_order); free(inst->setup_con_values);
     free(inst->bone_active); free(inst->children); free(inst->child_count);
     free(inst->slot_color); free(inst->slot_dark); free(inst->slot_has_dark);
     free(inst->slot_attachment); free(inst->draw_order);
@@ -319,22 +348,16 @@ int32_t ob_skeleton_get_attachment(const ob_instance *inst, int32_t slot, int32_
 void ob_instance_set_to_setup_pose(ob_instance *inst)
 {
     const ob_document *doc = inst->doc;
-    for (int32_t i = 0; i < doc->bone_count; i++) {
-        const ob_bone_data *b = &doc->bones[i];
-        inst->local[i] = (ob_pose){b->x, b->y, b->rotation, b->scale_x, b->scale_y, b->shear_x, b->shear_y};
-        inst->inherit[i] = (uint8_t)b->inherit;
-    }
-    for (int32_t i = 0; i < doc->slot_count; i++) {
-        const ob_slot_data *s = &doc->slots[i];
-        memcpy(&inst->slot_color[4 * i], s->color, sizeof s->color);
-        memcpy(&inst->slot_dark[4 * i], s->dark, sizeof s->dark);
-        inst->slot_has_dark[i] = (uint8_t)s->has_dark;
-        inst->slot_attachment[i] = s->attachment;
-        inst->draw_order[i] = i;
-    }
-    for (int32_t i = 0; i < doc->constraint_count; i++)
-        memcpy(&inst->con_values[(size_t)i * OB_CV_COUNT], doc->constraints[i].setup,
-               sizeof doc->constraints[i].setup);
+    size_t nb = (size_t)doc->bone_count, ns = (size_t)doc->slot_count;
+    memcpy(inst->local, inst->setup_local, nb * sizeof *inst->local);
+    memcpy(inst->inherit, inst->setup_inherit, nb);
+    memcpy(inst->slot_color, inst->setup_color, 4 * ns * sizeof *inst->slot_color);
+    memcpy(inst->slot_dark, inst->setup_dark, 4 * ns * sizeof *inst->slot_dark);
+    memcpy(inst->slot_has_dark, inst->setup_has_dark, ns);
+    memcpy(inst->slot_attachment, inst->setup_attachment, ns * sizeof *inst->slot_attachment);
+    memcpy(inst->draw_order, inst->setup_order, ns * sizeof *inst->draw_order);
+    memcpy(inst->con_values, inst->setup_con_values,
+           (size_t)doc->constraint_count * OB_CV_COUNT * sizeof *inst->con_values);
     for (int32_t i = 0; i < inst->deform_count; i++) inst->deforms[i].count = 0;  /* deform cleared */
     for (int32_t i = 0; i < inst->seqframe_count; i++) inst->seqframes[i].set = 0; /* keyed frames cleared */
     memset(inst->particle_values, 0, (size_t)doc->slot_count * sizeof *inst->particle_values);
@@ -347,7 +370,12 @@ void ob_instance_set_to_setup_pose(ob_instance *inst)
 /* §4.2 boneWorld(P, local, inherit) */
 ob_mat ob_bone_world(ob_mat P, const ob_pose *local, int inherit)
 {
-    ob_mat L = ob_local_matrix(local);
+    return ob_bone_world_local(P, ob_local_matrix(local), local, inherit);
+}
+
+/* boneWorld with L = localMatrix(local) already computed */
+ob_mat ob_bone_world_local(ob_mat P, ob_mat L, const ob_pose *local, int inherit)
+{
     if (inherit == OB_INHERIT_NORMAL) return ob_mat_mul(P, L);
     double wx = P.a * local->x + P.b * local->y + P.x;
     double wy = P.c * local->x + P.d * local->y + P.y;
@@ -393,8 +421,10 @@ void ob_bone_update_world(ob_instance *inst, int32_t i)
 {
     int32_t p = inst->doc->bones[i].parent;
     /* root bones always use normal with P = root */
-    inst->world[i] = p >= 0 ? ob_bone_world(inst->world[p], &inst->applied[i], inst->inherit[i])
-                            : ob_bone_world(inst->root, &inst->applied[i], OB_INHERIT_NORMAL);
+    const ob_pose *ap = &inst->applied[i];
+    ob_mat L = ob_local_matrix_cached(ap, &inst->trig[i]);
+    inst->world[i] = p >= 0 ? ob_bone_world_local(inst->world[p], L, ap, inst->inherit[i])
+                            : ob_bone_world_local(inst->root, L, ap, OB_INHERIT_NORMAL);
 }
 
 void ob_bone_update_subtree(ob_instance *inst, int32_t bone, int include_self)

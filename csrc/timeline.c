@@ -55,64 +55,76 @@ double ob_animation_local_time(const ob_animation_data *anim, double total, int 
 
 static inline double lerp(double a, double b, double t) { return a + (b - a) * t; }
 
+/* §5 the key span around time: the last i with times[i] ≤ time, for
+** times[0] ≤ time < times[n − 1].  The same index a binary search over the
+** whole array gives (the first of equal times is never the answer unless it
+** is also the last ≤ time), found from the span of the previous call: the
+** same span or the next one when time moves forward a frame.  Keys out of
+** order (allowed, with a warning) always take the binary search. */
+static int32_t find_span(const ob_timeline *tl, double time, int32_t *hint)
+{
+    const double *times = tl->times;
+    int32_t n = tl->key_count, h = *hint;
+    if (tl->sorted && h >= 0 && h < n - 1 && times[h] <= time) {
+        if (time < times[h + 1]) return h;
+        if (h + 2 < n && time < times[h + 2]) return *hint = h + 1;
+    }
+    int32_t lo = 0, hi = n - 1;  /* times[lo] ≤ time < times[hi] */
+    while (hi - lo > 1) {
+        int32_t mid = (lo + hi) >> 1;
+        if (times[mid] <= time) lo = mid;
+        else hi = mid;
+    }
+    return *hint = lo;
+}
+
 /* §5 locate: the key pair around time.  Returns the left key index a; *lerp_t
 ** is set to the curve-mapped fraction and *interp to 1 when a is lerped
 ** towards a + 1; *interp 0 = a's value as is (before the first key, at or
 ** after the last, or a stepped span). */
-static int32_t locate(const ob_timeline *tl, double time, double *t, int *interp)
+static int32_t locate(const ob_instance *inst, const ob_timeline *tl, double time, double *t, int *interp)
 {
     const ob_key *k = tl->keys;
     int32_t n = tl->key_count;
     *t = 0;
     *interp = 0;
-    if (time <= k[0].time) return 0;
-    if (time >= k[n - 1].time) return n - 1;
-    int32_t lo = 0, hi = n - 1;  /* k[lo].time ≤ time < k[hi].time */
-    while (hi - lo > 1) {
-        int32_t mid = (lo + hi) >> 1;
-        if (k[mid].time <= time) lo = mid;
-        else hi = mid;
-    }
+    if (time <= tl->times[0]) return 0;
+    if (time >= tl->times[n - 1]) return n - 1;
+    int32_t lo = find_span(tl, time, &inst->key_hint[tl->serial]);
     if (k[lo].curve == OB_CURVE_STEPPED) return lo;
     double span = k[lo + 1].time - k[lo].time;
     double f = (time - k[lo].time) / (span != 0 ? span : 1);  /* (b.time − a.time) ‖ 1 */
-    *t = ob_curve_eval(k[lo].curve, k[lo].c, f);
+    *t = k[lo].spine ? ob_curve_spine_sampled(k[lo].spine, f) : ob_curve_eval(k[lo].curve, k[lo].c, f);
     *interp = 1;
     return lo;
 }
 
 /* §5 sampled number (v[0]) */
-static double sample_number(const ob_timeline *tl, double time)
+static double sample_number(const ob_instance *inst, const ob_timeline *tl, double time)
 {
     double t;
     int interp;
-    int32_t a = locate(tl, time, &t, &interp);
+    int32_t a = locate(inst, tl, time, &t, &interp);
     if (!interp) return tl->keys[a].v[0];
     return lerp(tl->keys[a].v[0], tl->keys[a + 1].v[0], t);
 }
 
 /* §5 sampleStep: the left key (first before it, last after it) */
-static const ob_key *sample_step(const ob_timeline *tl, double time)
+static const ob_key *sample_step(const ob_instance *inst, const ob_timeline *tl, double time)
 {
     const ob_key *k = tl->keys;
     int32_t n = tl->key_count;
-    if (time <= k[0].time) return &k[0];
-    if (time >= k[n - 1].time) return &k[n - 1];
-    int32_t lo = 0, hi = n - 1;
-    while (hi - lo > 1) {
-        int32_t mid = (lo + hi) >> 1;
-        if (k[mid].time <= time) lo = mid;
-        else hi = mid;
-    }
-    return &k[lo];
+    if (time <= tl->times[0]) return &k[0];
+    if (time >= tl->times[n - 1]) return &k[n - 1];
+    return &k[find_span(tl, time, &inst->key_hint[tl->serial])];
 }
 
 /* §5 sampled colour (v[0..3]), lerped by t */
-static void sample_color(const ob_timeline *tl, double time, double out[4])
+static void sample_color(const ob_instance *inst, const ob_timeline *tl, double time, double out[4])
 {
     double t;
     int interp;
-    int32_t a = locate(tl, time, &t, &interp);
+    int32_t a = locate(inst, tl, time, &t, &interp);
     const ob_key *ka = &tl->keys[a];
     if (!interp) { memcpy(out, ka->v, 4 * sizeof *out); return; }
     for (int i = 0; i < 4; i++) out[i] = lerp(ka->v[i], ka[1].v[i], t);
@@ -158,19 +170,19 @@ static void apply_bone(ob_instance *inst, const ob_timeline *tl, double time, do
 {
     int32_t b = tl->index;
     if (tl->property == OB_P_INHERIT) {  /* stepped, curves ignored */
-        if (alpha >= 0.5) inst->inherit[b] = (uint8_t)sample_step(tl, time)->ref;
+        if (alpha >= 0.5) inst->inherit[b] = (uint8_t)sample_step(inst, tl, time)->ref;
         return;
     }
     ob_pose *p = &inst->local[b];
     if (tl->property == OB_P_ROTATION) {
-        double v = sample_number(tl, time);
+        double v = sample_number(inst, tl, time);
         /* §5.1: raw value at full weight, else lerpAngle (§4.4) the shortest way */
         p->rotation = alpha >= 1 ? v : p->rotation + ob_wrap_deg(v - p->rotation) * alpha;
         return;
     }
     double *dst = ob_pose_field(p, tl->property);
     if (!dst) return;
-    double v = sample_number(tl, time);
+    double v = sample_number(inst, tl, time);
     *dst = alpha >= 1 ? v : lerp(*dst, v, alpha);  /* §5.1 */
 }
 
@@ -179,12 +191,12 @@ static void apply_slot(ob_instance *inst, const ob_timeline *tl, double time, do
     int32_t s = tl->index;
     switch (tl->property) {
     case OB_P_ATTACHMENT:  /* §5.1: alpha ≥ 0.5, stepped; null (-1) hides */
-        if (alpha >= 0.5) inst->slot_attachment[s] = sample_step(tl, time)->ref;
+        if (alpha >= 0.5) inst->slot_attachment[s] = sample_step(inst, tl, time)->ref;
         return;
     case OB_P_COLOR:
     case OB_P_DARK: {
         double v[4];
-        sample_color(tl, time, v);
+        sample_color(inst, tl, time, v);
         double *c = tl->property == OB_P_COLOR ? &inst->slot_color[4 * s] : &inst->slot_dark[4 * s];
         if (tl->property == OB_P_DARK && !inst->slot_has_dark[s]) {
             /* §5.1: the dark mixing base is the current dark or [0,0,0,1] */
@@ -212,12 +224,12 @@ static void apply_constraint(ob_instance *inst, const ob_timeline *tl, double ti
     int p = OB_CV_MIX + (tl->property - OB_P_MIX);
     if (tl->property == OB_P_BEND || tl->property == OB_P_STRETCH || tl->property == OB_P_COMPRESS) {
         /* §5.1: Number(sampleStep) when alpha ≥ 0.5 */
-        if (alpha >= 0.5) values[p] = sample_step(tl, time)->v[0];
+        if (alpha >= 0.5) values[p] = sample_step(inst, tl, time)->v[0];
         return;
     }
     double cur = values[p];
     if (cur != cur) cur = 0;  /* values[p] ‖ 0 (NaN) */
-    values[p] = lerp(cur, sample_number(tl, time), alpha);  /* §5.1 */
+    values[p] = lerp(cur, sample_number(inst, tl, time), alpha);  /* §5.1 */
 }
 
 static void apply_particles(ob_instance *inst, const ob_timeline *tl, double time, double alpha)
@@ -227,7 +239,7 @@ static void apply_particles(ob_instance *inst, const ob_timeline *tl, double tim
     if (tl->property == OB_P_EMITTING) {
         if (alpha >= 0.5) {  /* §5.1: sampleStep */
             pv->has_emitting = 1;
-            pv->emitting = sample_step(tl, time)->v[0] != 0;
+            pv->emitting = sample_step(inst, tl, time)->v[0] != 0;
         }
         return;
     }
@@ -239,7 +251,7 @@ static void apply_particles(ob_instance *inst, const ob_timeline *tl, double tim
         const ob_attachment *a = att >= 0 ? &inst->doc->attachments[att] : NULL;
         base = a && a->type == OB_ATT_PARTICLES && a->particles ? a->particles->rate : 0;
     }
-    pv->rate = lerp(base, sample_number(tl, time), alpha);
+    pv->rate = lerp(base, sample_number(inst, tl, time), alpha);
     pv->has_rate = 1;
 }
 
@@ -250,7 +262,7 @@ static void apply_deform(ob_instance *inst, const ob_timeline *tl, double time, 
     /* §5 sampleArray: element-wise lerp to the longer length, missing = 0 */
     double t;
     int interp;
-    int32_t ia = locate(tl, time, &t, &interp);
+    int32_t ia = locate(inst, tl, time, &t, &interp);
     const ob_key *a = &tl->keys[ia], *b = interp ? a + 1 : NULL;
     int32_t n = a->count;
     if (b && b->count > n) n = b->count;
@@ -274,7 +286,7 @@ static void apply_draw_order(ob_instance *inst, const ob_timeline *tl, double ti
 {
     /* §5.1, like Spine: unlisted slots keep their setup index; the listed
     ** slots fill the remaining indices in listed order, back to front */
-    const ob_key *k = sample_step(tl, time);
+    const ob_key *k = sample_step(inst, tl, time);
     int32_t n = inst->doc->slot_count;
     uint8_t *listed = ob_anim_state_marks(inst);
     int32_t *order = inst->draw_order;
@@ -308,7 +320,7 @@ static void apply_timeline(ob_instance *inst, const ob_timeline *tl, double time
             ob_seqframe *f = ob_instance_seqframe(inst, tl->index, tl->attachment);
             if (f) {
                 f->set = 1;
-                f->frame = sample_number(tl, time);
+                f->frame = sample_number(inst, tl, time);
             }
         }
         break;
