@@ -43,7 +43,7 @@ class LazyNumpyInclude(os.PathLike):
 def extension():
     cflags, libs = cjson_flags()
     sources = sorted(glob.glob("csrc/*.c")) + sorted(glob.glob("csrc/python/*.c"))
-    extra = ["-std=c11", "-Wall", "-Wextra", "-ffp-contract=off", "-fno-fast-math", "-O2"]
+    extra = ["-std=c11", "-Wall", "-Wextra", "-ffp-contract=off", "-fno-fast-math", "-fno-math-errno", "-O2"]
     extra += os.environ.get("OPENBONE_CFLAGS", "").split()
     return Extension(
         "openbone._core",

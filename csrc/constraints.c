@@ -31,6 +31,7 @@ int ob_constraints_create(ob_instance *inst)
     s->path_world = calloc(2 * (size_t)nv + 2, sizeof *s->path_world);
     s->path_vertices = calloc(2 * (size_t)nv + 2, sizeof *s->path_vertices);
     s->path_table = calloc(32 * ((size_t)nv / 3 + 1) + 1, sizeof *s->path_table);
+    ob_path_basis(s->path_basis);
     s->path_lengths = calloc((size_t)nb + 1, sizeof *s->path_lengths);
     s->path_dist = calloc((size_t)nb + 2, sizeof *s->path_dist);
     s->path_points = calloc((size_t)nb + 2, sizeof *s->path_points);

@@ -17,8 +17,9 @@ typedef struct ob_physics_state {
     double time, steps;
 } ob_physics_state;
 
-/* §7.3 one sampled path point (angle in radians) */
-typedef struct ob_path_point { double x, y, angle; } ob_path_point;
+/* §7.3 one sampled path point: position and tangent direction (tx, ty);
+** its angle atan2(ty, tx) is taken only where a rotate mode uses it */
+typedef struct ob_path_point { double x, y, tx, ty; } ob_path_point;
 
 /* The constraints concern's state, inst->cons.  Sized at creation. */
 typedef struct ob_constraint_state {
@@ -28,6 +29,7 @@ typedef struct ob_constraint_state {
     float *path_world;           /* 2 per vertex */
     double *path_vertices;       /* the same as doubles */
     double *path_table;          /* 32 per segment + 1 */
+    double path_basis[33][4];    /* the cubic's Bernstein weights at t = j/32 (exact dyadics) */
     double *path_lengths;        /* per bone */
     double *path_dist;           /* bones + 1 */
     ob_path_point *path_points;  /* bones + 1 */
@@ -70,6 +72,8 @@ void ob_apply_transform(ob_instance *inst, int32_t c);          /* transform.c *
 void ob_apply_path(ob_instance *inst, int32_t c);               /* path.c */
 void ob_apply_physics(ob_instance *inst, int32_t c, double dt); /* physics.c */
 
+/* path.c: the Bernstein weights of the §7.3 arc-length steps */
+void ob_path_basis(double basis[33][4]);
 /* path.c: scratch sizes needed by the document */
 void ob_path_scratch_size(const ob_document *doc, int32_t *max_vertices, int32_t *max_bones);
 

@@ -21,10 +21,11 @@ int ob_curve_mode_parse(const char *s);
 /// first sample with x ≥ t is used).
 double ob_curve_spine(const double c[4], double t);
 
-/// The same in two steps: the 9 samples (x0..x8, then y0..y8), computed once
-/// per key at load, then the look-up; ob_curve_spine(c, t) is exactly
+/// The same in two steps: the 9 samples (x0..x8, then y0..y8, then a flag:
+/// 1 when x0 ≤ x1 ≤ … ≤ x8, so the look-up may bisect), computed once per
+/// key at load, then the look-up; ob_curve_spine(c, t) is exactly
 /// ob_curve_spine_sampled(samples of c, t).
-#define OB_SPINE_SAMPLES 18
+#define OB_SPINE_SAMPLES 19
 void ob_curve_spine_samples(const double c[4], double s[OB_SPINE_SAMPLES]);
 double ob_curve_spine_sampled(const double s[OB_SPINE_SAMPLES], double t);
 

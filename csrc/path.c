@@ -46,6 +46,21 @@ static void bezier(const double q[8], double t, double *x, double *y)
     *y = b0 * q[1] + b1 * q[3] + b2 * q[5] + b3 * q[7];
 }
 
+/* The weights bezier() uses at t = j/32, j = 0..32, computed by the same
+** expressions: with t = j/32 and u = (32 − j)/32 every product is an exact
+** dyadic rational (numerators below 2^17), so the table holds exactly the
+** values bezier() would compute and the sums below round alike. */
+void ob_path_basis(double basis[33][4])
+{
+    for (int j = 0; j <= OB_PATH_STEPS; j++) {
+        double t = (double)j / OB_PATH_STEPS, u = 1 - t;
+        basis[j][0] = u * u * u;
+        basis[j][1] = 3 * u * u * t;
+        basis[j][2] = 3 * u * t * t;
+        basis[j][3] = t * t * t;
+    }
+}
+
 /* §7.3 point: position and tangent angle at (seg, t) */
 static ob_path_point point(const spline *sp, int32_t seg, double t)
 {
@@ -69,14 +84,15 @@ static ob_path_point point(const spline *sp, int32_t seg, double t)
             ty = q[7] - q[1];
         }
     }
-    r.angle = atan2(ty, tx);
+    r.tx = tx;
+    r.ty = ty;  /* the angle is atan2(ty, tx) */
     return r;
 }
 
 /* §7.3 sample(dist) */
 static ob_path_point sample(const spline *sp, double dist)
 {
-    if (sp->segs == 0) return (ob_path_point){sp->v[2], sp->v[3], 0};
+    if (sp->segs == 0) return (ob_path_point){sp->v[2], sp->v[3], 1, 0};  /* angle 0 */
     double L = sp->length;
     const double *T = sp->table;
     int32_t n = sp->segs * OB_PATH_STEPS;
@@ -85,9 +101,9 @@ static ob_path_point sample(const spline *sp, double dist)
     } else if (dist <= 0 || dist >= L) {
         /* straight extension along the end tangent */
         ob_path_point p = dist <= 0 ? point(sp, 0, 0) : point(sp, sp->segs - 1, 1);
-        double e = dist <= 0 ? dist : dist - L;
-        p.x += cos(p.angle) * e;
-        p.y += sin(p.angle) * e;
+        double e = dist <= 0 ? dist : dist - L, angle = atan2(p.ty, p.tx);
+        p.x += cos(angle) * e;
+        p.y += sin(angle) * e;
         return p;
     }
     if (!sp->constant_speed) {
@@ -135,19 +151,20 @@ void ob_apply_path(ob_instance *inst, int32_t c)
     sp.segs = sp.knots < 2 ? 0 : sp.closed ? sp.knots : sp.knots - 1;
     /* §7.3 arc-length table: 32 uniform parameter steps per segment */
     st->path_table[0] = 0;
+    const double (*B)[4] = (const double (*)[4])st->path_basis;
     for (int32_t s = 0; s < sp.segs; s++) {
-        double q[8], x0, y0;
+        double q[8], xs[OB_PATH_STEPS + 1], ys[OB_PATH_STEPS + 1];
         seg_points(&sp, s, q);
-        bezier(q, 0, &x0, &y0);
-        for (int32_t j = 1; j <= OB_PATH_STEPS; j++) {
-            double x, y;
-            bezier(q, (double)j / OB_PATH_STEPS, &x, &y);
-            int32_t k = s * OB_PATH_STEPS + j;
-            double dx = x - x0, dy = y - y0;  /* sqrt, not hypot: 4× faster, within 1 ulp */
-            st->path_table[k] = st->path_table[k - 1] + sqrt(dx * dx + dy * dy);
-            x0 = x;
-            y0 = y;
+        for (int32_t j = 0; j <= OB_PATH_STEPS; j++) {  /* bezier(q, j/32), term by term */
+            xs[j] = B[j][0] * q[0] + B[j][1] * q[2] + B[j][2] * q[4] + B[j][3] * q[6];
+            ys[j] = B[j][0] * q[1] + B[j][1] * q[3] + B[j][2] * q[5] + B[j][3] * q[7];
         }
+        double len[OB_PATH_STEPS], *T = st->path_table + s * OB_PATH_STEPS;
+        for (int32_t j = 0; j < OB_PATH_STEPS; j++) {  /* independent: vectorisable */
+            double dx = xs[j + 1] - xs[j], dy = ys[j + 1] - ys[j];  /* sqrt, not hypot: 4× faster, within 1 ulp */
+            len[j] = sqrt(dx * dx + dy * dy);
+        }
+        for (int32_t j = 1; j <= OB_PATH_STEPS; j++) T[j] = T[j - 1] + len[j - 1];
     }
     double L = sp.segs > 0 ? st->path_table[sp.segs * OB_PATH_STEPS] : 0;
     sp.length = L;
@@ -183,17 +200,17 @@ void ob_apply_path(ob_instance *inst, int32_t c)
         w->x += (pt->x - w->x) * mix_x;
         w->y += (pt->y - w->y) * mix_y;
         if (mix_rotate > 0) {
-            double ang = pt->angle;
-            if (cd->rotate_mode != OB_ROT_TANGENT) {
-                double dx = st->path_points[i + 1].x - w->x, dy = st->path_points[i + 1].y - w->y;
-                double d = hypot(dx, dy);
-                if (d > 1e-6) {
-                    ang = atan2(dy, dx);
-                    if (cd->rotate_mode == OB_ROT_CHAIN_SCALE && st->path_lengths[i] > 1e-6) {
-                        double k = 1 + (d / st->path_lengths[i] - 1) * mix_rotate;
-                        w->a *= k;
-                        w->c *= k;
-                    }
+            double ang;
+            double dx = st->path_points[i + 1].x - w->x, dy = st->path_points[i + 1].y - w->y;
+            double d = cd->rotate_mode != OB_ROT_TANGENT ? hypot(dx, dy) : 0;
+            if (!(d > 1e-6)) {
+                ang = atan2(pt->ty, pt->tx);  /* tangent, or a chain too short to aim along */
+            } else {
+                ang = atan2(dy, dx);
+                if (cd->rotate_mode == OB_ROT_CHAIN_SCALE && st->path_lengths[i] > 1e-6) {
+                    double k = 1 + (d / st->path_lengths[i] - 1) * mix_rotate;
+                    w->a *= k;
+                    w->c *= k;
                 }
             }
             ob_rotate_axes(w, ob_wrap_deg((ang + cd->offset_rotation * OB_DEG) * OB_RAD - ob_world_rotation(*w)) *

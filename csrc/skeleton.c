@@ -367,6 +367,8 @@ void ob_instance_set_to_setup_pose(ob_instance *inst)
 
 /* ---- §3.2 updateWorldTransform ------------------------------------- */
 
+static ob_mat bone_world_other(ob_mat P, ob_mat L, const ob_pose *local, int inherit);
+
 /* §4.2 boneWorld(P, local, inherit) */
 ob_mat ob_bone_world(ob_mat P, const ob_pose *local, int inherit)
 {
@@ -377,6 +379,12 @@ ob_mat ob_bone_world(ob_mat P, const ob_pose *local, int inherit)
 ob_mat ob_bone_world_local(ob_mat P, ob_mat L, const ob_pose *local, int inherit)
 {
     if (inherit == OB_INHERIT_NORMAL) return ob_mat_mul(P, L);
+    return bone_world_other(P, L, local, inherit);
+}
+
+/* boneWorld for the inherit modes other than normal */
+static ob_mat bone_world_other(ob_mat P, ob_mat L, const ob_pose *local, int inherit)
+{
     double wx = P.a * local->x + P.b * local->y + P.x;
     double wy = P.c * local->x + P.d * local->y + P.y;
     ob_mat w;
@@ -423,8 +431,9 @@ void ob_bone_update_world(ob_instance *inst, int32_t i)
     /* root bones always use normal with P = root */
     const ob_pose *ap = &inst->applied[i];
     ob_mat L = ob_local_matrix_cached(ap, &inst->trig[i]);
-    inst->world[i] = p >= 0 ? ob_bone_world_local(inst->world[p], L, ap, inst->inherit[i])
-                            : ob_bone_world_local(inst->root, L, ap, OB_INHERIT_NORMAL);
+    if (p < 0) inst->world[i] = ob_mat_mul(inst->root, L);
+    else if (inst->inherit[i] == OB_INHERIT_NORMAL) inst->world[i] = ob_mat_mul(inst->world[p], L);
+    else inst->world[i] = bone_world_other(inst->world[p], L, ap, inst->inherit[i]);
 }
 
 void ob_bone_update_subtree(ob_instance *inst, int32_t bone, int include_self)

@@ -85,6 +85,8 @@ class Instance:
     def _sm_take_log(self, *args: Any, **kwargs: Any) -> Any: ...  # The log records since the last call.
     def _trace_physics(self, *args: Any, **kwargs: Any) -> Any: ...  # _trace_physics(dt, steps, index): advance steps times, recording physics particles and bone world.
     def _track(self, *args: Any, **kwargs: Any) -> Any: ...  # _track(track) -> None | (entry, from | None, [queued])
+    def _world_vertices(self, *args: Any, **kwargs: Any) -> Any: ...  # _world_vertices() -> (vertices, slots, attachments, first, count): world vertices of every region and mesh.
+    def _world_vertices_build(self, *args: Any, **kwargs: Any) -> Any: ...  # _world_vertices_build() -> int: world vertices of every region and mesh, in place (no copies).
     @property
     def active_bones(self) -> npt.NDArray[Any]: ...  # (n_bones,) bool, §3.3 active flags.
     def advance(self, dt: float) -> None: ...  # advance(dt): the §3 per-frame pipeline.

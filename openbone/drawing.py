@@ -173,6 +173,21 @@ class DrawAPI:
             self._draw_name_cache = names
         return names
 
+    def world_vertices(self) -> Dict[str, np.ndarray]:
+        """World vertices of every region and mesh shown, by slot name, in draw order.
+
+        Each value is a float32 ``(n, 2)`` array: exactly the vertices the
+        draw list gives that slot's item (§8.2 quad or §8.7 polygon for a
+        region, §8.3 weights and deform for a mesh), but without uvs,
+        colours, indices or clipping, and whatever the slot's alpha.  Slots
+        on inactive bones (§3.3) and other attachment types are left out.
+        This is the cheap per-frame output for a renderer that keeps its own
+        uvs and triangles (``draw_batch()`` has those).
+        """
+        vertices, slots, _atts, first, count = self._world_vertices()
+        names = self.document.slot_names
+        return {names[s]: vertices[f:f + c] for s, f, c in zip(slots.tolist(), first.tolist(), count.tolist())}
+
     def draw_batch(self) -> DrawBatch:
         """§8.4 the draw list of the current pose as one batch (see :class:`DrawBatch`)."""
         return DrawBatch(self.draw_batch_raw(), self._draw_names()[2])

@@ -44,6 +44,29 @@ static PyObject *draw_build(obpy_instance *self, PyObject *unused)
     return PyLong_FromLong(self->inst->draw->item_count);
 }
 
+/* World vertices of every region and mesh (ob_world_vertices_build), in place. */
+static PyObject *world_vertices_build(obpy_instance *self, PyObject *unused)
+{
+    (void)unused;
+    NEED_INST(self);
+    int32_t n = ob_world_vertices_build(self->inst);
+    if (n < 0) return PyErr_NoMemory();
+    return PyLong_FromLong(n);
+}
+
+/* _world_vertices() -> (vertices (N, 2) float32, slots, attachments, first, count (int32 arrays)) */
+static PyObject *world_vertices(obpy_instance *self, PyObject *unused)
+{
+    (void)unused;
+    NEED_INST(self);
+    if (ob_world_vertices_build(self->inst) < 0) return PyErr_NoMemory();
+    const ob_draw_state *ds = self->inst->draw;
+    npy_intp n = ds->wv_count;
+    return Py_BuildValue("(NNNNN)", copy_array(ds->wv, ds->wv_vertex_count, 2, NPY_FLOAT32),
+                         copy_array(ds->wv_slot, n, 0, NPY_INT32), copy_array(ds->wv_attachment, n, 0, NPY_INT32),
+                         copy_array(ds->wv_first, n, 0, NPY_INT32), copy_array(ds->wv_vertices, n, 0, NPY_INT32));
+}
+
 /* The whole draw list as one batch: shared vertex/uv/index arrays (indices
 ** rebased into the shared vertices) and an item table of arrays. */
 static PyObject *draw_batch(obpy_instance *self, PyObject *unused)
@@ -397,6 +420,10 @@ static PyObject *take_bounds(obpy_instance *self, PyObject *unused)
 }
 
 PyMethodDef obpy_draw_methods[] = {
+    {"_world_vertices_build", (PyCFunction)world_vertices_build, METH_NOARGS,
+     "_world_vertices_build() -> int: world vertices of every region and mesh, in place (no copies)."},
+    {"_world_vertices", (PyCFunction)world_vertices, METH_NOARGS,
+     "_world_vertices() -> (vertices, slots, attachments, first, count): world vertices of every region and mesh."},
     {"_draw_build", (PyCFunction)draw_build, METH_NOARGS, "_draw_build() -> int: §8.4 build the draw list in place (no copies)."},
     {"draw_batch_raw", (PyCFunction)draw_batch, METH_NOARGS,
      "draw_batch_raw() -> dict: the §8.4 draw list as shared arrays (indices rebased) plus an item table."},
