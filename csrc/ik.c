@@ -6,6 +6,7 @@ static void ik_one(ob_instance *inst, int32_t b, double tx, double ty, int stret
                    int uniform, double mix)
 {
     const ob_document *doc = inst->doc;
+    ob_bone_fresh(inst, b);
     ob_mat P = ob_parent_world(inst, b);
     ob_pose *ap = &inst->applied[b];
     double dx = tx - inst->world[b].x, dy = ty - inst->world[b].y;
@@ -35,6 +36,8 @@ static void ik_two(ob_instance *inst, int32_t p, int32_t ch, double tx, double t
                    int stretch, int uniform, double softness, double mix)
 {
     const ob_document *doc = inst->doc;
+    ob_bone_fresh(inst, p);
+    ob_bone_fresh(inst, ch);
     ob_mat *pw = &inst->world[p], *cw = &inst->world[ch];
     double px = pw->x, py = pw->y;
     double l1 = hypot(cw->x - px, cw->y - py);
@@ -61,6 +64,8 @@ static void ik_two(ob_instance *inst, int32_t p, int32_t ch, double tx, double t
     double p_rot = inst->applied[p].rotation, c_rot = inst->applied[ch].rotation;
     inst->applied[p].rotation = p_rot + delta_p;
     ob_bone_update_subtree(inst, p, 1);  /* §7.1 the full solve first */
+    ob_bone_fresh(inst, p);
+    ob_bone_fresh(inst, ch);
     double delta_c = ob_wrap_deg(atan2(ay - cw->y, ax - cw->x) * OB_RAD - ob_world_rotation(*cw)) *
                      ob_det_sign(*pw);
     inst->applied[p].rotation = p_rot + delta_p * mix;
@@ -95,6 +100,7 @@ void ob_apply_ik(ob_instance *inst, int32_t c)
     for (int32_t k = 0; k < cd->bone_count && n < 2; k++)  /* missing bones are left out */
         if (cd->bones[k] >= 0) bones[n++] = cd->bones[k];
     if (n == 0) return;
+    ob_bone_fresh(inst, cd->target);
     double tx = inst->world[cd->target].x, ty = inst->world[cd->target].y;
     int bend_positive = v[OB_CV_BEND] > 0, stretch = v[OB_CV_STRETCH] > 0, compress = v[OB_CV_COMPRESS] > 0;
     if (n == 1) ik_one(inst, bones[0], tx, ty, stretch, compress, cd->uniform, mix);

@@ -46,6 +46,8 @@ struct ob_instance {
     uint8_t *inherit;            /* live inherit mode (ob_inherit) */
     ob_mat *world;               /* world matrices; kept when inactive (§3.3) */
     ob_trig *trig;               /* per bone: localMatrix cos/sin cache (obmath.h) */
+    uint8_t *stale;              /* per bone: world awaits an updateSubtree (ob_bone_fresh) */
+    int32_t *chain;              /* per bone: scratch for ob_bone_refresh */
     uint8_t *bone_active;
     int32_t **children;          /* per bone: children in creation order */
     int32_t *child_count;
@@ -123,8 +125,24 @@ static inline double *ob_pose_field(ob_pose *p, int property)
 /* skeleton.c internals used by other concerns */
 void ob_skeleton_update_active(ob_instance *inst);
 /* §3.2 updateSubtree: recompute world from applied for bone (if include_self)
-** and all its descendants, depth-first; returns at once on an inactive bone. */
+** and all its descendants, depth-first; returns at once on an inactive bone.
+**
+** Deferred: the bones are only marked stale, and a stale world is recomputed
+** when it is next read, so a bone that several constraints move is
+** recomputed once, not once per constraint.  The values are the ones the
+** eager recursion gives, provided that (1) a constraint calls ob_bone_fresh
+** on a bone before it reads its world (or edits its applied pose), which
+** also freshens its ancestors, and (2) every world edit is followed by an
+** updateSubtree over the bones that eager updating would recompute (the
+** constraints here all do both).  updateWorldTransform freshens every stale
+** bone after the last constraint (ob_bones_flush). */
 void ob_bone_update_subtree(ob_instance *inst, int32_t bone, int include_self);
+void ob_bone_refresh(ob_instance *inst, int32_t bone);
+static inline void ob_bone_fresh(ob_instance *inst, int32_t bone)
+{
+    if (inst->stale[bone]) ob_bone_refresh(inst, bone);
+}
+void ob_bones_flush(ob_instance *inst);
 /* §4.2 boneWorld(P, local, inherit): a world matrix from a parent world. */
 ob_mat ob_bone_world(ob_mat P, const ob_pose *local, int inherit);
 ob_mat ob_bone_world_local(ob_mat P, ob_mat L, const ob_pose *local, int inherit);

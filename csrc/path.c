@@ -142,6 +142,7 @@ void ob_apply_path(ob_instance *inst, int32_t c)
     int32_t ai = ob_skeleton_get_attachment(inst, slot, inst->slot_attachment[slot]);
     if (ai < 0 || doc->attachments[ai].type != OB_ATT_PATH) return;
     const ob_attachment *att = &doc->attachments[ai];
+    ob_bones_flush(inst);  /* the path's vertices read any bone's world */
 
     /* §7.3 spline from the float32 world vertices (§8.3) */
     int32_t nv = ob_attachment_world_vertices(inst, slot, att, st->path_world);
@@ -195,6 +196,7 @@ void ob_apply_path(ob_instance *inst, int32_t c)
     for (int32_t i = 0; i <= n; i++) st->path_points[i] = sample(&sp, st->path_dist[i]); /* all before any bone moves */
     for (int32_t i = 0; i < n; i++) {
         int32_t b = st->path_bones[i];
+        ob_bone_fresh(inst, b);  /* moved with an earlier bone of the chain */
         ob_mat *w = &inst->world[b];
         const ob_path_point *pt = &st->path_points[i];
         w->x += (pt->x - w->x) * mix_x;

@@ -151,6 +151,8 @@ ob_instance *ob_instance_create(const ob_document *doc, ob_error *err)
     ALLOC(inherit, nb);
     ALLOC(world, nb);
     ALLOC(trig, nb);
+    ALLOC(stale, nb);
+    ALLOC(chain, nb);
     ALLOC(bone_active, nb);
     ALLOC(children, nb);
     ALLOC(child_count, nb);
@@ -258,7 +260,7 @@ void ob_instance_free(ob_instance *inst)
     if (inst->skin_cons)
         for (int32_t i = 0; i < inst->doc->skin_count; i++) free(inst->skin_cons[i]);
     free(inst->bone_required); free(inst->con_required); free(inst->skin_cons); free(inst->skin_con_count);
-    free(inst->local); free(inst->applied); free(inst->inherit); free(inst->world); free(inst->trig); free(inst->key_hint);
+    free(inst->local); free(inst->applied); free(inst->inherit); free(inst->world); free(inst->trig); free(inst->stale); free(inst->chain); free(inst->key_hint);
     free(inst->setup_local); free(inst->setup_inherit); free(inst->setup_color); free(inst->setup_dark);
     free(inst->setup_has_dark); free(inst->setup_attachment); free(inst->setup_order); free(inst->setup_con_values);
     free(inst->bone_active); free(inst->children); free(inst->child_count);
@@ -431,6 +433,7 @@ void ob_bone_update_world(ob_instance *inst, int32_t i)
     /* root bones always use normal with P = root */
     const ob_pose *ap = &inst->applied[i];
     ob_mat L = ob_local_matrix_cached(ap, &inst->trig[i]);
+    inst->stale[i] = 0;
     if (p < 0) inst->world[i] = ob_mat_mul(inst->root, L);
     else if (inst->inherit[i] == OB_INHERIT_NORMAL) inst->world[i] = ob_mat_mul(inst->world[p], L);
     else inst->world[i] = bone_world_other(inst->world[p], L, ap, inst->inherit[i]);
@@ -439,9 +442,25 @@ void ob_bone_update_world(ob_instance *inst, int32_t i)
 void ob_bone_update_subtree(ob_instance *inst, int32_t bone, int include_self)
 {
     if (!inst->bone_active[bone]) return;
-    if (include_self) ob_bone_update_world(inst, bone);
+    if (include_self) inst->stale[bone] = 1;
     for (int32_t k = 0; k < inst->child_count[bone]; k++)
         ob_bone_update_subtree(inst, inst->children[bone][k], 1);
+}
+
+/* The stale bones from the highest stale ancestor down to bone, top first
+** (a stale bone's parent is fresh or stale itself: marking covers subtrees). */
+void ob_bone_refresh(ob_instance *inst, int32_t bone)
+{
+    const ob_bone_data *bones = inst->doc->bones;
+    int32_t n = 0;
+    for (int32_t b = bone; b >= 0 && inst->stale[b]; b = bones[b].parent) inst->chain[n++] = b;
+    while (n > 0) ob_bone_update_world(inst, inst->chain[--n]);
+}
+
+void ob_bones_flush(ob_instance *inst)
+{
+    for (int32_t i = 0; i < inst->doc->bone_count; i++)  /* parents come first (§2) */
+        if (inst->stale[i]) ob_bone_update_world(inst, i);
 }
 
 /* §3.2 syncApplied via core/math.ts:localFromWorld: the local values that
@@ -491,6 +510,7 @@ void ob_instance_update_world_transform(ob_instance *inst)
         if (!inst->con_active[c]) continue;  /* §3.3: skipped, the frame's dt still consumed */
         ob_constraint_apply(inst, c, dt);    /* §7.1-§7.4 */
     }
+    ob_bones_flush(inst);  /* the deferred updateSubtree calls */
     if (inst->particle_pending > 0) ob_particles_advance(inst, inst->particle_pending); /* §8.8 */
     inst->particle_pending = 0;
 }

@@ -108,6 +108,8 @@ void ob_apply_transform(ob_instance *inst, int32_t c)
     for (int32_t k = 0; k < cd->bone_count; k++) {
         int32_t b = cd->bones[k];
         if (b < 0 || b == cd->target) continue;
+        ob_bone_fresh(inst, b);  /* a bone moved above may be the target's or b's ancestor */
+        ob_bone_fresh(inst, cd->target);
         if (cd->local) transform_local(inst, cd, b, mr, mt, ms, mh);
         else transform_world(inst, cd, b, mr, mt, ms, mh);
     }
