@@ -409,3 +409,58 @@ def test_sequence_input_with_a_running_state_machine():
     inst.set_input("frame", 4)
     inst.advance(0.1)
     assert items_by_slot(inst)["input"].texture == "img_f0"
+
+
+# ---- world vertices only (Instance.world_vertices) --------------------------
+
+def test_world_vertices_by_hand():
+    # region 20×10 on bone (100, 50) rotated 90°: corners TL(−10, 5) TR(10, 5) BR(10, −5) BL(−10, −5)
+    # rotate 90° ((x, y) → (−y, x)) then translate: (95, 40) (95, 60) (105, 60) (105, 40).
+    # mesh on bone (0, 0) scaled ×2: vertices (1, 2) (3, 4) (5, 0) ⇒ (2, 4) (6, 8) (10, 0).
+    # The alpha-0 region still has vertices; the point attachment has none.
+    inst = make([bone("b", x=100, y=50, rotation=90), bone("m", sx=2, sy=2)],
+                [slot("s", "b", "q"), slot("t", "m", "mesh"), slot("h", "b", "q", color="ffffff00"),
+                 slot("p", "b", "pt")],
+                {"s": {"q": {"type": "region", "image": "img", "width": 20, "height": 10}},
+                 "h": {"q": {"type": "region", "image": "img", "width": 20, "height": 10}},
+                 "t": {"mesh": {"type": "mesh", "image": "img", "vertices": [1, 2, 3, 4, 5, 0],
+                                "uvs": [0, 0, 1, 0, 1, 1], "triangles": [0, 1, 2]}},
+                 "p": {"pt": {"type": "point"}}})
+    wv = inst.world_vertices()
+    assert list(wv) == ["s", "t", "h"]  # draw order; the point slot has no vertices
+    np.testing.assert_allclose(wv["s"], [[95, 40], [95, 60], [105, 60], [105, 40]], atol=1e-5)
+    np.testing.assert_allclose(wv["t"], [[2, 4], [6, 8], [10, 0]], atol=1e-6)
+    np.testing.assert_array_equal(wv["h"], wv["s"])
+    assert "h" not in items_by_slot(inst)  # the draw list skips alpha 0 (§8.4)
+
+
+@pytest.mark.parametrize("fixture", ["clipping", "shapes", "sequences"])
+def test_world_vertices_are_the_draw_lists(fixture):
+    # property: for every region and mesh item the draw list builds, world_vertices()
+    # gives the same float32 vertices (one code path writes both)
+    doc = load_fixture(fixture)
+    inst = openbone.Instance(doc)
+    names = [a.name for a in doc.animations]
+    if names:
+        inst.set_animation(0, names[0], True, 0)
+    for _ in range(12):
+        inst.advance(1 / 30)
+        wv = inst.world_vertices()
+        for it in inst.draw_list():
+            if it.type in ("region", "mesh"):
+                np.testing.assert_array_equal(wv[it.slot], it.vertices)
+
+
+def test_world_vertices_spine_rigs_match_draw_list():
+    from pathlib import Path
+    skel = Path(ROOT).parent / "shared" / "reference" / "spine" / "skeletons"
+    for name, anim in [("raptor-pro", "walk"), ("tank-pro", "drive"), ("celestial-circus-pro", "swing")]:
+        inst = openbone.Instance(openbone.import_skeleton_json(skel / f"{name}.json"))
+        inst.set_animation(0, anim, True, 0)
+        for _ in range(5):
+            inst.advance(1 / 30)
+        wv = inst.world_vertices()
+        items = [it for it in inst.draw_list() if it.type in ("region", "mesh")]
+        assert items
+        for it in items:
+            np.testing.assert_array_equal(wv[it.slot], it.vertices)
