@@ -268,13 +268,13 @@ void ob_anim_state_apply(ob_instance *inst)
         const ob_track *t = &st->tracks[i];
         if (!t->has_entry) continue;
         const ob_track_entry *e = &t->entry;
-        double lt = ob_animation_local_time(&doc->animations[e->animation], e->time, e->loop);
+        double lt = ob_animation_local_time(doc, &doc->animations[e->animation], e->time, e->loop);
         if (t->has_from) {
             const ob_track_entry *f = &t->from;
             double md = e->mix_duration != 0 ? e->mix_duration : 1;  /* mixDuration ‖ 1 */
             double mix = fmin(1, e->mix_time / md);
             ob_mix_out mo = {&e->animation, 1, e->alpha * (1 - mix)};
-            double flt = ob_animation_local_time(&doc->animations[f->animation], f->time, f->loop);
+            double flt = ob_animation_local_time(doc, &doc->animations[f->animation], f->time, f->loop);
             ob_animation_apply(inst, f->animation, flt, e->alpha, &mo);  /* §5.1a */
             ob_animation_apply(inst, e->animation, lt, e->alpha * mix, NULL);
         } else {

@@ -13,6 +13,16 @@ enum { OB_CURVE_MODE_OPENBONE = 0, OB_CURVE_MODE_SPINE = 1, OB_CURVE_MODE_EXACT 
 /// "curveMode" value → OB_CURVE_MODE_*; NULL or unknown ⇒ OB_CURVE_MODE_OPENBONE.
 int ob_curve_mode_parse(const char *s);
 
+/* Pose models (doc->pose_model, the top-level "poseModel" field): "spine"
+** poses as the Spine runtime where OpenBone's rules differ from it, for
+** documents imported from skeleton JSON 4.2 (conformance/NOTES.md, issue 9):
+**   §5.1 a looping animation's local time is total % d (no "+ d" rounding),
+**   §7.1 two-bone IK eases softness with Spine's quadratic and clamps the
+**        reach to [|l1 − l2|, l1 + l2] without the 1e-4 margins,
+**   §7.2 a transform channel applies when its mix is ≠ 0 (negative mixes too).
+** Absent or "openbone": the OpenBone rules. */
+enum { OB_POSE_MODEL_OPENBONE = 0, OB_POSE_MODEL_SPINE = 1 };
+
 /// The Spine runtime's curve: the span is sampled once into 9 points by
 /// forward differencing (spine-core CurveTimeline.setBezier, 10 straight
 /// segments from (0,0) to (1,1)), then t is located among the samples' x and

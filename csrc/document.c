@@ -817,6 +817,10 @@ static int run_loaders(ob_loader *L, const cJSON *root)
         doc->curve_mode = ob_curve_mode_parse(mode);
         if (mode && doc->curve_mode == OB_CURVE_MODE_OPENBONE && strcmp(mode, "openbone") != 0)
             ob_warn(L, "curveMode", "unknown curve mode \"%s\": keys use the §4.3 bisection", mode);
+        const char *model = ob_str(L, root, "poseModel", NULL);
+        doc->pose_model = model && strcmp(model, "spine") == 0 ? OB_POSE_MODEL_SPINE : OB_POSE_MODEL_OPENBONE;
+        if (model && strcmp(model, "spine") != 0 && strcmp(model, "openbone") != 0)
+            ob_warn(L, "poseModel", "unknown pose model \"%s\": the OpenBone rules apply", model);
     }
 
     ob_load_skeleton(L, root);

@@ -1,5 +1,6 @@
 /* ik.c: §7.1 applyIk, one-bone and two-bone inverse kinematics. */
 #include "constraints.h"
+#include "curve_spine.h"
 
 /* §7.1 one bone b aiming at (tx, ty) */
 static void ik_one(ob_instance *inst, int32_t b, double tx, double ty, int stretch, int compress,
@@ -47,10 +48,21 @@ static void ik_two(ob_instance *inst, int32_t p, int32_t ch, double tx, double t
     /* §7.1 soft = min(softness·|usX|, reach) */
     double soft = softness * fabs(ob_unit_scale_x(inst));
     if (soft > reach) soft = reach;
-    double d_soft = d_raw;
-    if (soft > 1e-6 && d_raw > reach - soft)
-        d_soft = reach - soft + soft * (1 - exp(-(d_raw - (reach - soft)) / soft));
-    double d_eff = fmin(fmax(d_soft, fabs(l1 - l2) + 1e-4), reach - 1e-4);
+    double d_soft = d_raw, d_eff;
+    if (inst->doc->pose_model == OB_POSE_MODEL_SPINE) {
+        /* the Spine pose model (curve_spine.h): spine-core's quadratic, which
+        ** reaches the full length at twice the softness, and no 1e-4 margins */
+        double sd = d_raw - reach + soft;
+        if (soft > 0 && sd > 0) {
+            double q = fmin(1, sd / (soft * 2)) - 1;
+            d_soft = d_raw - (sd - soft * (1 - q * q));
+        }
+        d_eff = fmin(fmax(d_soft, fabs(l1 - l2)), reach);
+    } else {
+        if (soft > 1e-6 && d_raw > reach - soft)
+            d_soft = reach - soft + soft * (1 - exp(-(d_raw - (reach - soft)) / soft));
+        d_eff = fmin(fmax(d_soft, fabs(l1 - l2) + 1e-4), reach - 1e-4);
+    }
     double ux = 1, uy = 0;
     if (d_raw > 1e-9) { ux = (tx - px) / d_raw; uy = (ty - py) / d_raw; }
     double ax = px + ux * d_eff, ay = py + uy * d_eff;  /* aim point */
@@ -72,9 +84,11 @@ static void ik_two(ob_instance *inst, int32_t p, int32_t ch, double tx, double t
     inst->applied[ch].rotation = c_rot + delta_c * mix;
     ob_bone_update_world(inst, p);
     ob_bone_update_world(inst, ch);
-    if (stretch && d_raw > d_eff + 1e-9) {
+    /* Spine stretches by the softened distance (so never while softness eases) */
+    double d_st = inst->doc->pose_model == OB_POSE_MODEL_SPINE ? d_soft : d_raw;
+    if (stretch && d_st > d_eff + 1e-9) {
         /* §7.1 s = 1 + (dRaw/dEff − 1)·mix; u = uniform ? s : 1 */
-        double s = 1 + (d_raw / d_eff - 1) * mix, u = uniform ? s : 1;
+        double s = 1 + (d_st / d_eff - 1) * mix, u = uniform ? s : 1;
         pw->a *= s; pw->c *= s; pw->b *= u; pw->d *= u;
         const ob_pose *ca = &inst->applied[ch];
         double cx = pw->a * ca->x + pw->b * ca->y + pw->x;  /* p.world·(ch.applied.x, y) */

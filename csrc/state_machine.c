@@ -680,7 +680,7 @@ static void apply_one(ob_instance *inst, int32_t a, const ob_sm_state_inst *s, i
 {
     const ob_animation_data *ad = anim_of(inst->doc, a);
     if (!ad) return;
-    ob_animation_apply(inst, a, ob_animation_local_time(ad, s->time, loop), alpha, mo);
+    ob_animation_apply(inst, a, ob_animation_local_time(inst->doc, ad, s->time, loop), alpha, mo);
 }
 
 /* applyState(s, alpha, into, outAlpha) */

@@ -43,10 +43,14 @@ double ob_curve_eval(ob_curve_kind kind, const double c[4], double t)
 
 /* ---- §5.1 localTime -------------------------------------------------- */
 
-double ob_animation_local_time(const ob_animation_data *anim, double total, int loop)
+double ob_animation_local_time(const ob_document *doc, const ob_animation_data *anim, double total, int loop)
 {
     double d = anim->length;  /* §5.1 animationDuration */
     if (!(d > 0)) return 0;
+    if (loop && doc->pose_model == OB_POSE_MODEL_SPINE) {  /* Spine: time % duration */
+        double t = fmod(total, d);
+        return t < 0 ? t + d : t;
+    }
     if (loop) return fmod(fmod(total, d) + d, d);  /* ((total % d) + d) % d */
     return total < 0 ? 0 : total > d ? d : total;
 }

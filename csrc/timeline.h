@@ -20,7 +20,7 @@ double ob_curve_eval(ob_curve_kind kind, const double c[4], double t);
 
 /// §5.1 localTime(anim, total, loop) with d = anim->length: d ≤ 0 ⇒ 0;
 /// loop ⇒ ((total % d) + d) % d; else clamp(total, 0, d).
-double ob_animation_local_time(const ob_animation_data *anim, double total, int loop);
+double ob_animation_local_time(const ob_document *doc, const ob_animation_data *anim, double total, int loop);
 
 /// §5.1a mixOut = {into, alpha}: the animations being faded to (document
 /// animation indices, -1 entries ignored) and the outgoing weight.  An empty

@@ -18,6 +18,9 @@ What changes on the way (everything else maps one to one):
   with its own curve, so nothing is lost.  The document gets ``"curveMode"``:
   ``"spine"`` (the Spine runtime's 10-segment sampling, the default) or
   ``"exact"`` (solve x(t), then y).
+* The document gets ``"poseModel": "spine"`` (unless ``pose_model="openbone"``):
+  looping time is ``t % d``, two-bone IK softness and reach and transform mixes
+  follow spine-core where OpenBone §5.1 / §7.1 / §7.2 differ (csrc/curve_spine.h).
 * Weighted meshes: Spine's flat ``vertices`` become per-vertex influence lists.
   Spine's weighted deform keys hold one offset per influence; OpenBone one per
   vertex (added to every influence, §8.3).  The per-vertex offset is the one that
@@ -206,9 +209,12 @@ def _bake_curves(doc: Dict[str, Any]) -> None:
 
 
 class _Importer:
-    def __init__(self, src: Dict[str, Any], name: str, curves: str, images_dir: str):
+    def __init__(self, src: Dict[str, Any], name: str, curves: str, images_dir: str, pose_model: str = "spine"):
         if curves not in ("spine", "exact", "linear"):
             raise ValueError('curves must be "spine", "exact" or "linear"')
+        if pose_model not in ("spine", "openbone"):
+            raise ValueError('pose_model must be "spine" or "openbone"')
+        self.pose_model = pose_model
         self.s = src
         self.name = name
         self.curves = curves
@@ -1085,6 +1091,8 @@ class _Importer:
             _bake_curves(doc)
         else:
             doc["curveMode"] = self.curves
+        if self.pose_model == "spine":
+            doc["poseModel"] = "spine"
         self.hold_setup_before_first_key(doc)
         if self.handles_outside:
             self.warn(f"{self.handles_outside} bezier spans have time handles outside their span "
@@ -1120,7 +1128,8 @@ def _weighted_deform_at_keys(imp: "_Importer", doc: Dict[str, Any]) -> None:
 
 
 def skeleton_json_to_dict(src: Union[str, os.PathLike, Dict[str, Any]], curves: str = "spine",
-                          name: Optional[str] = None, warnings: Optional[List[str]] = None) -> Dict[str, Any]:
+                          name: Optional[str] = None, warnings: Optional[List[str]] = None,
+                          pose_model: str = "spine") -> Dict[str, Any]:
     """The OpenBone document dict for a skeleton JSON file (path) or parsed dict.
     ``warnings`` (a list) receives what could not be mapped exactly."""
     images_dir = "images/"
@@ -1139,7 +1148,7 @@ def skeleton_json_to_dict(src: Union[str, os.PathLike, Dict[str, Any]], curves: 
         images_dir = head["images"].lstrip("./") if head["images"].startswith("./") else head["images"]
         if images_dir and not images_dir.endswith("/"):
             images_dir += "/"
-    imp = _Importer(data, name or "skeleton", curves, images_dir)
+    imp = _Importer(data, name or "skeleton", curves, images_dir, pose_model)
     if str(head.get("spine", "4.2")).startswith("3."):
         imp.warn(f"skeleton JSON {head.get('spine')}: read as 4.2 (3.x curve and timeline layouts differ)")
     # pass 1: bones only, for the setup pose (weighted vertices, weighted deform)
@@ -1154,13 +1163,17 @@ def skeleton_json_to_dict(src: Union[str, os.PathLike, Dict[str, Any]], curves: 
 
 
 def import_skeleton_json(src: Union[str, os.PathLike, Dict[str, Any]], curves: str = "spine",
-                         name: Optional[str] = None):
+                         name: Optional[str] = None, pose_model: str = "spine"):
     """Import a skeleton JSON 4.2 file (a path or the parsed dict) as an
     :class:`openbone.Document`.  ``curves="spine"`` (default) samples beziers as
-    the Spine runtime does (10 segments per span); ``"exact"`` solves them."""
+    the Spine runtime does (10 segments per span); ``"exact"`` solves them.
+    ``pose_model="spine"`` (default) writes ``"poseModel": "spine"``: the three
+    places where OpenBone's rules differ from the Spine runtime's (looping
+    time, two-bone IK softness and reach, transform mixes ≠ 0) follow Spine;
+    ``"openbone"`` keeps the OpenBone rules (§5.1, §7.1, §7.2)."""
     from .document import loads
     warns: List[str] = []
-    d = skeleton_json_to_dict(src, curves=curves, name=name, warnings=warns)
+    d = skeleton_json_to_dict(src, curves=curves, name=name, warnings=warns, pose_model=pose_model)
     doc = loads(json.dumps(d))
     doc.import_warnings = warns  # type: ignore[attr-defined]
     return doc
