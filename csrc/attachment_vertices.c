@@ -2,6 +2,8 @@
 ** clipping attachments (float32, deform offsets and weights included). */
 #include "attachment_vertices.h"
 
+#include <string.h>
+
 int32_t ob_attachment_world_vertex_count(const ob_attachment *att)
 {
     switch (att->type) {
@@ -69,4 +71,54 @@ int32_t ob_attachment_world_vertices(const ob_instance *inst, int32_t slot,
         out[2 * v + 1] = (float)wy;
     }
     return n;
+}
+
+void ob_world_pairs(const ob_instance *inst, double *pairs)
+{
+    for (int32_t i = 0; i < inst->doc->bone_count; i++) {
+        const ob_mat *m = &inst->world[i];
+        double *p = pairs + 6 * (size_t)i;
+        p[0] = m->a; p[1] = m->c; p[2] = m->b; p[3] = m->d; p[4] = m->x; p[5] = m->y;
+    }
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+typedef double ob_v2 __attribute__((vector_size(16)));
+static inline ob_v2 v2_load(const double *p) { ob_v2 v; memcpy(&v, p, sizeof v); return v; }
+#endif
+
+int32_t ob_attachment_world_vertices_pairs(const ob_instance *inst, int32_t slot, const ob_attachment *att,
+                                           const double *pairs, float *out)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    int32_t n = ob_attachment_world_vertex_count(att);
+    if (n == 0 || att->weight_start == NULL || att->type == OB_ATT_CLIPPING)
+        return ob_attachment_world_vertices(inst, slot, att, out);
+    const double *sb = pairs + 6 * (size_t)inst->doc->slots[slot].bone;
+    const ob_deform *d = ob_attachment_deform(inst, slot, att);
+    const double *off = d ? d->values : NULL;
+    int32_t off_count = d ? d->count : 0;
+    int32_t full = off_count / 2 < n ? off_count / 2 : n;
+    const int32_t *ws = att->weight_start;
+    const ob_weight *w = att->weights;
+    for (int32_t v = 0; v < n; v++) {
+        double dx = 0, dy = 0;
+        if (v < full) { dx = off[2 * v]; dy = off[2 * v + 1]; }
+        else if (2 * v < off_count) dx = off[2 * v];
+        ob_v2 acc = {0, 0};
+        for (int32_t i = ws[v], e = ws[v + 1]; i < e; i++) {
+            const double *m = w[i].bone >= 0 ? pairs + 6 * (size_t)w[i].bone : sb;
+            double x = w[i].x + dx, y = w[i].y + dy;
+            ob_v2 X = {x, x}, Y = {y, y}, W = {w[i].weight, w[i].weight};
+            /* lanes: (a·x + b·y + x0, c·x + d·y + y0), then weight·(...) summed */
+            acc += W * (v2_load(m) * X + v2_load(m + 2) * Y + v2_load(m + 4));
+        }
+        out[2 * v] = (float)acc[0];
+        out[2 * v + 1] = (float)acc[1];
+    }
+    return n;
+#else
+    (void)pairs;
+    return ob_attachment_world_vertices(inst, slot, att, out);
+#endif
 }

@@ -32,6 +32,14 @@ int32_t ob_attachment_world_vertex_count(const ob_attachment *att);
 int32_t ob_attachment_world_vertices(const ob_instance *inst, int32_t slot,
                                      const ob_attachment *att, float *out);
 
+/* The same for a renderer's pass over many attachments: pairs holds every
+** bone's world as (a, c), (b, d), (x, y) (ob_world_pairs), so that x and y
+** are computed together, two lanes of the same double operations: the
+** result is ob_attachment_world_vertices' bit for bit. */
+void ob_world_pairs(const ob_instance *inst, double *pairs);  /* 6 per bone */
+int32_t ob_attachment_world_vertices_pairs(const ob_instance *inst, int32_t slot, const ob_attachment *att,
+                                           const double *pairs, float *out);
+
 /* The deform entry that applies to att in slot (linked mesh ⇒ the source
 ** mesh's name), NULL when none is set (absent or count 0). */
 const ob_deform *ob_attachment_deform(const ob_instance *inst, int32_t slot,

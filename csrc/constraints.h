@@ -15,6 +15,7 @@ typedef struct ob_physics_state {
     ob_particle origin, tip;
     double last_ox, last_oy, last_tx, last_ty;
     double time, steps;
+    double decay_arg, decay;     /* exp(decay_arg), kept while the damping and fps stay */
 } ob_physics_state;
 
 /* §7.3 one sampled path point: position and tangent direction (tx, ty);

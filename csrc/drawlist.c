@@ -262,6 +262,7 @@ int ob_draw_state_create(ob_instance *inst)
             ob_quad_local(&doc->attachments[i], ds->local_quad + 8 * (size_t)i);
     }
     if (build_region_mesh_caches(doc, ds) < 0) return -1;
+    XALLOC(ds->world_pairs, 6 * (size_t)doc->bone_count);
     ob_earcut_ctx *ec = ob_earcut_ctx_create();
     if (!ec) return -1;
     /* earcut of the shape outlines and of unweighted clipping vertices (§8.4, §8.5) */
@@ -343,7 +344,7 @@ void ob_draw_state_free(ob_instance *inst)
     free(ds->text_override);
     free(ds->outline_start); free(ds->outline_count); free(ds->outline); free(ds->local_quad);
     free(ds->uv_start); free(ds->uv_count); free(ds->uv_pool); free(ds->pt_start); free(ds->pt_pool);
-    free(ds->wv_slot); free(ds->wv_attachment); free(ds->wv_first); free(ds->wv_vertices); free(ds->wv);
+    free(ds->wv_slot); free(ds->wv_attachment); free(ds->wv_first); free(ds->wv_vertices); free(ds->wv); free(ds->world_pairs);
     free(ds->tri_start); free(ds->tri_count); free(ds->tris);
     free(ds->seq_input);
     free(ds->items); free(ds->masks);
@@ -499,7 +500,7 @@ static int draw_mesh(ob_instance *inst, int32_t slot, int32_t ai)
     ob_draw_item *it = begin_item(inst, slot, ai, color, ob_image_texture(doc, a->image), nv, a->triangle_count);
     if (!it) return -1;
     /* §8.3 world vertices (weights, deform, linked deform key), float32 */
-    ob_attachment_world_vertices(inst, slot, a, ds->vertices + 2 * it->first_vertex);
+    ob_attachment_world_vertices_pairs(inst, slot, a, ds->world_pairs, ds->vertices + 2 * it->first_vertex);
     /* §8.3 / §8.7 uvs: mapped at creation */
     memcpy(ds->uvs + 2 * it->first_vertex, ds->uv_pool + 2 * (size_t)ds->uv_start[ai], 2 * (size_t)nv * sizeof(float));
     uint32_t *ix = ds->indices + it->first_index;
@@ -703,6 +704,7 @@ int32_t ob_draw_build(ob_instance *inst)
     ds->item_count = ds->vertex_count = ds->index_count = ds->color_count = ds->mask_count = 0;
     ds->text_length = 0;
     int32_t mask_slot = -1, mask_att = -1, mask_end = -1, mask_index = -1;
+    ob_world_pairs(inst, ds->world_pairs);
     for (int32_t o = 0; o < doc->slot_count; o++) {
         int32_t slot = inst->draw_order[o];
         int32_t bone = doc->slots[slot].bone;
@@ -760,6 +762,7 @@ int32_t ob_world_vertices_build(ob_instance *inst)
         XALLOC(ds->wv, 2 * (size_t)ds->vertex_capacity);
     }
     int32_t n = 0, nv = 0;
+    ob_world_pairs(inst, ds->world_pairs);
     for (int32_t o = 0; o < doc->slot_count; o++) {
         int32_t slot = inst->draw_order[o];
         if (!inst->bone_active[doc->slots[slot].bone]) continue;  /* §8.4 */
@@ -768,7 +771,8 @@ int32_t ob_world_vertices_build(ob_instance *inst)
         int32_t k = ds->uv_count[ai];
         if (nv + k > ds->vertex_capacity) return -1;  /* cannot happen: sized per slot */
         float *v = ds->wv + 2 * (size_t)nv;
-        if (doc->attachments[ai].type == OB_ATT_MESH) ob_attachment_world_vertices(inst, slot, &doc->attachments[ai], v);
+        if (doc->attachments[ai].type == OB_ATT_MESH)
+            ob_attachment_world_vertices_pairs(inst, slot, &doc->attachments[ai], ds->world_pairs, v);
         else region_world(inst, slot, ai, v);
         ds->wv_slot[n] = slot;
         ds->wv_attachment[n] = ai;

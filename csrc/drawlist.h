@@ -68,6 +68,7 @@ typedef struct ob_draw_state {
     int32_t wv_count, wv_vertex_count;
     int32_t *wv_slot, *wv_attachment, *wv_first, *wv_vertices;  /* per entry (≤ one per slot) */
     float *wv;                   /* 2 per vertex */
+    double *world_pairs;         /* 6 per bone: the worlds as ob_world_pairs lays them out, per build */
     int32_t *tri_start;          /* shapes and unweighted clipping: earcut indices */
     int32_t *tri_count;
     uint32_t *tris;

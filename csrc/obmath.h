@@ -63,10 +63,21 @@ static inline ob_mat ob_local_matrix_cached(const ob_pose *p, ob_trig *t)
 /* §4.4 wrapDeg: JS % keeps the dividend's sign, like fmod; range (−180, 180] */
 static inline double ob_wrap_deg(double d)
 {
-    d = fmod(d, 360);
+    if (!(d > -360 && d < 360)) d = fmod(d, 360);  /* fmod(d, 360) = d when |d| < 360 */
     if (d > 180) d -= 360;
     else if (d <= -180) d += 360;
     return d;
+}
+
+/* JS ((x % m) + m) % m for m > 0, without fmod where it is not needed: for
+** 0 ≤ x < m, x % m = x; and for m ≤ s < 2m, s % m = s − m, exact (Sterbenz). */
+static inline double ob_mod_pos(double x, double m)
+{
+    double r = x >= 0 && x < m ? x : fmod(x, m);
+    double s = r + m;
+    if (s >= m && s < 2 * m) return s - m;
+    if (s >= 0 && s < m) return s;
+    return fmod(s, m);
 }
 
 /* §4.2 derived values */

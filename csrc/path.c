@@ -97,7 +97,7 @@ static ob_path_point sample(const spline *sp, double dist)
     const double *T = sp->table;
     int32_t n = sp->segs * OB_PATH_STEPS;
     if (sp->closed) {
-        dist = fmod(fmod(dist, L) + L, L);
+        dist = ob_mod_pos(dist, L);  /* ((dist % L) + L) % L */
     } else if (dist <= 0 || dist >= L) {
         /* straight extension along the end tangent */
         ob_path_point p = dist <= 0 ? point(sp, 0, 0) : point(sp, sp->segs - 1, 1);

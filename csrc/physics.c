@@ -41,6 +41,7 @@ void ob_apply_physics(ob_instance *inst, int32_t c, double dt)
     if (!s->initialised) {
         /* §7.4 first call: particles at rest */
         memset(s, 0, sizeof *s);
+        s->decay_arg = NAN;  /* no exp cached yet */
         s->initialised = 1;
         s->origin = (ob_particle){ox, oy, 0, 0, ox, oy};
         s->tip = (ob_particle){tx, ty, 0, 0, tx, ty};
@@ -63,7 +64,12 @@ void ob_apply_physics(ob_instance *inst, int32_t c, double dt)
     if (due - s->steps > 8) s->steps = due - 8;  /* drop the excess */
     double k = fmax(0, v[OB_CV_STRENGTH]) / fmax(1e-6, v[OB_CV_MASS]);
     if (k > 1 / (h * h)) k = 1 / (h * h);
-    double decay = exp(-fmax(0, v[OB_CV_DAMPING]) * h);
+    double decay_arg = -fmax(0, v[OB_CV_DAMPING]) * h;
+    if (!ob_same_bits(decay_arg, s->decay_arg)) {  /* exp only when damping or fps change */
+        s->decay_arg = decay_arg;
+        s->decay = exp(decay_arg);
+    }
+    double decay = s->decay;
     double wind = v[OB_CV_WIND] * ob_unit_scale_x(inst);
     double gravity = v[OB_CV_GRAVITY] * ob_unit_scale_y(inst);
     double rest = hypot(tx - ox, ty - oy);  /* before simulating */

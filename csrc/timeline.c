@@ -51,7 +51,7 @@ double ob_animation_local_time(const ob_document *doc, const ob_animation_data *
         double t = fmod(total, d);
         return t < 0 ? t + d : t;
     }
-    if (loop) return fmod(fmod(total, d) + d, d);  /* ((total % d) + d) % d */
+    if (loop) return ob_mod_pos(total, d);  /* ((total % d) + d) % d */
     return total < 0 ? 0 : total > d ? d : total;
 }
 
