@@ -30,7 +30,7 @@ typedef struct ob_constraint_state {
     float *path_world;           /* 2 per vertex */
     double *path_vertices;       /* the same as doubles */
     double *path_table;          /* 32 per segment + 1 */
-    double path_basis[33][4];    /* the cubic's Bernstein weights at t = j/32 (exact dyadics) */
+    double path_basis[4][34];    /* the cubic's Bernstein weights at t = j/32, j ≤ 32 (exact dyadics; [33] = 0) */
     double *path_lengths;        /* per bone */
     double *path_dist;           /* bones + 1 */
     ob_path_point *path_points;  /* bones + 1 */
@@ -74,7 +74,7 @@ void ob_apply_path(ob_instance *inst, int32_t c);               /* path.c */
 void ob_apply_physics(ob_instance *inst, int32_t c, double dt); /* physics.c */
 
 /* path.c: the Bernstein weights of the §7.3 arc-length steps */
-void ob_path_basis(double basis[33][4]);
+void ob_path_basis(double basis[4][34]);
 /* path.c: scratch sizes needed by the document */
 void ob_path_scratch_size(const ob_document *doc, int32_t *max_vertices, int32_t *max_bones);
 

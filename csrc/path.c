@@ -50,14 +50,14 @@ static void bezier(const double q[8], double t, double *x, double *y)
 ** expressions: with t = j/32 and u = (32 − j)/32 every product is an exact
 ** dyadic rational (numerators below 2^17), so the table holds exactly the
 ** values bezier() would compute and the sums below round alike. */
-void ob_path_basis(double basis[33][4])
+void ob_path_basis(double basis[4][34])
 {
-    for (int j = 0; j <= OB_PATH_STEPS; j++) {
-        double t = (double)j / OB_PATH_STEPS, u = 1 - t;
-        basis[j][0] = u * u * u;
-        basis[j][1] = 3 * u * u * t;
-        basis[j][2] = 3 * u * t * t;
-        basis[j][3] = t * t * t;
+    for (int j = 0; j < 34; j++) {
+        double t = (double)j / OB_PATH_STEPS, u = 1 - t, on = j <= OB_PATH_STEPS;
+        basis[0][j] = on * (u * u * u);  /* one spare column (0), so the loops run pairs */
+        basis[1][j] = on * (3 * u * u * t);
+        basis[2][j] = on * (3 * u * t * t);
+        basis[3][j] = on * (t * t * t);
     }
 }
 
@@ -90,7 +90,7 @@ static ob_path_point point(const spline *sp, int32_t seg, double t)
 }
 
 /* §7.3 sample(dist) */
-static ob_path_point sample(const spline *sp, double dist)
+static ob_path_point sample(const spline *sp, double dist, int32_t *hint)
 {
     if (sp->segs == 0) return (ob_path_point){sp->v[2], sp->v[3], 1, 0};  /* angle 0 */
     double L = sp->length;
@@ -115,11 +115,33 @@ static ob_path_point sample(const spline *sp, double dist)
         return point(sp, seg, t < 1 ? t : 1);
     }
     /* binary search: the last entry ≤ dist */
-    int32_t lo = 0, hi = n;
-    while (lo < hi) {
-        int32_t mid = lo + (hi - lo + 1) / 2;
-        if (T[mid] <= dist) lo = mid;
-        else hi = mid - 1;
+    int32_t lo = 0, h = *hint;
+    if (isfinite(L)) {
+        /* finite lengths: T ascends, so the entry is unique.  The bones'
+        ** distances mostly ascend too: walk on from the last sample's entry
+        ** (a few steps), else search without branches to mispredict. */
+        if (h >= 0 && h < n && T[h] <= dist) {
+            int32_t end = h + 64 < n ? h + 64 : n;
+            while (h < end && T[h + 1] <= dist) h++;
+        } else {
+            h = -1;
+        }
+        if (h >= 0 && (h == n || !(T[h + 1] <= dist))) {
+            lo = h;
+        } else {
+            const double *base = T;
+            for (int32_t len = n + 1; len > 1; len -= len / 2)
+                base = base[len / 2] <= dist ? base + len / 2 : base;
+            lo = (int32_t)(base - T);
+        }
+        *hint = lo;
+    } else {
+        int32_t hi = n;
+        while (lo < hi) {
+            int32_t mid = lo + (hi - lo + 1) / 2;
+            if (T[mid] <= dist) lo = mid;
+            else hi = mid - 1;
+        }
     }
     if (lo >= n) lo = n - 1;
     double span = T[lo + 1] - T[lo];
@@ -152,14 +174,16 @@ void ob_apply_path(ob_instance *inst, int32_t c)
     sp.segs = sp.knots < 2 ? 0 : sp.closed ? sp.knots : sp.knots - 1;
     /* §7.3 arc-length table: 32 uniform parameter steps per segment */
     st->path_table[0] = 0;
-    const double (*B)[4] = (const double (*)[4])st->path_basis;
+    const double *B0 = st->path_basis[0], *B1 = st->path_basis[1], *B2 = st->path_basis[2],
+                 *B3 = st->path_basis[3];
     for (int32_t s = 0; s < sp.segs; s++) {
-        double q[8], xs[OB_PATH_STEPS + 1], ys[OB_PATH_STEPS + 1];
+        double q[8], xs[34], ys[34];
         seg_points(&sp, s, q);
-        for (int32_t j = 0; j <= OB_PATH_STEPS; j++) {  /* bezier(q, j/32), term by term */
-            xs[j] = B[j][0] * q[0] + B[j][1] * q[2] + B[j][2] * q[4] + B[j][3] * q[6];
-            ys[j] = B[j][0] * q[1] + B[j][1] * q[3] + B[j][2] * q[5] + B[j][3] * q[7];
-        }
+        const double q0 = q[0], q1 = q[1], q2 = q[2], q3 = q[3], q4 = q[4], q5 = q[5], q6 = q[6], q7 = q[7];
+        for (int32_t j = 0; j < 34; j++)  /* bezier(q, j/32), term by term (j = 33: unused) */
+            xs[j] = B0[j] * q0 + B1[j] * q2 + B2[j] * q4 + B3[j] * q6;
+        for (int32_t j = 0; j < 34; j++)
+            ys[j] = B0[j] * q1 + B1[j] * q3 + B2[j] * q5 + B3[j] * q7;
         double len[OB_PATH_STEPS], *T = st->path_table + s * OB_PATH_STEPS;
         for (int32_t j = 0; j < OB_PATH_STEPS; j++) {  /* independent: vectorisable */
             double dx = xs[j + 1] - xs[j], dy = ys[j + 1] - ys[j];  /* sqrt, not hypot: 4× faster, within 1 ulp */
@@ -193,7 +217,8 @@ void ob_apply_path(ob_instance *inst, int32_t c)
         }
         st->path_dist[i + 1] = st->path_dist[i] + gap;
     }
-    for (int32_t i = 0; i <= n; i++) st->path_points[i] = sample(&sp, st->path_dist[i]); /* all before any bone moves */
+    int32_t hint = -1;
+    for (int32_t i = 0; i <= n; i++) st->path_points[i] = sample(&sp, st->path_dist[i], &hint); /* all before any bone moves */
     for (int32_t i = 0; i < n; i++) {
         int32_t b = st->path_bones[i];
         ob_bone_fresh(inst, b);  /* moved with an earlier bone of the chain */
