@@ -138,3 +138,17 @@ ob_status ob_instance_draw_item(const ob_instance *inst, int i, ob_draw_item_inf
     out->text = it->text_offset >= 0 ? ds->text + it->text_offset : NULL;
     return OB_OK;
 }
+
+int ob_instance_world_vertices(ob_instance *inst) { return ob_world_vertices_build(inst); }
+
+ob_status ob_instance_world_vertices_entry(const ob_instance *inst, int i, int *slot, int *attachment,
+                                           int *vertex_count, const float **vertices)
+{
+    const ob_draw_state *ds = inst->draw;
+    if (!ds || i < 0 || i >= ds->wv_count) return OB_ERR_ARGUMENT;
+    if (slot) *slot = ds->wv_slot[i];
+    if (attachment) *attachment = ds->wv_attachment[i];
+    if (vertex_count) *vertex_count = ds->wv_vertices[i];
+    if (vertices) *vertices = ds->wv + 2 * (size_t)ds->wv_first[i];
+    return OB_OK;
+}

@@ -325,6 +325,12 @@ int ob_draw_state_create(ob_instance *inst)
     XALLOC(ds->colors, 4 * (size_t)ds->color_capacity);
     XALLOC(ds->mask_vertices, 2 * (size_t)ds->mask_vertex_capacity);
     XALLOC(ds->mask_indices, ds->mask_index_capacity);
+    /* ob_world_vertices_build: one entry per slot, vertices as the draw list sizes them */
+    XALLOC(ds->wv_slot, ns);
+    XALLOC(ds->wv_attachment, ns);
+    XALLOC(ds->wv_first, ns);
+    XALLOC(ds->wv_vertices, ns);
+    XALLOC(ds->wv, 2 * (size_t)ds->vertex_capacity);
     /* formatted text: the templates' length with room to spare (grows, counted, if a value is long) */
     size_t text = 256;
     for (int32_t i = 0; i < na; i++)
@@ -753,14 +759,6 @@ int32_t ob_world_vertices_build(ob_instance *inst)
 {
     const ob_document *doc = inst->doc;
     ob_draw_state *ds = inst->draw;
-    if (!ds->wv) {  /* first call: one entry per slot, vertices as the draw list sizes them */
-        int32_t ns = doc->slot_count;
-        XALLOC(ds->wv_slot, ns);
-        XALLOC(ds->wv_attachment, ns);
-        XALLOC(ds->wv_first, ns);
-        XALLOC(ds->wv_vertices, ns);
-        XALLOC(ds->wv, 2 * (size_t)ds->vertex_capacity);
-    }
     int32_t n = 0, nv = 0;
     ob_world_pairs(inst, ds->world_pairs);
     for (int32_t o = 0; o < doc->slot_count; o++) {

@@ -1,7 +1,8 @@
-"""C-level check: building the draw list (§8.4) and the bounds snapshot (§8.10) allocates
-nothing per frame.  tests/c/test_drawlist_alloc.c wraps malloc/calloc/realloc at link time
-(-Wl,--wrap, no LD_PRELOAD) and counts the calls made inside ob_draw_build and
-ob_bounds_update over 120 frames of every fixture (first animation looping)."""
+"""C-level check: a frame allocates nothing (advance: pose, constraints, particles; the
+§8.4 draw list, the world vertices and the §8.10 bounds snapshot).
+tests/c/test_drawlist_alloc.c wraps malloc/calloc/realloc at link time (-Wl,--wrap, no
+LD_PRELOAD) and counts the calls made over 120 frames of every fixture, the example rig
+and five imported Spine rigs (first animation looping)."""
 import glob
 import os
 import shutil
@@ -26,6 +27,14 @@ def test_no_allocation_per_frame(tmp_path):
     assert r.returncode == 0, r.stderr[-3000:]
     docs = sorted(glob.glob(os.path.join(ROOT, "conformance", "fixtures", "*.obone")))
     docs.append(os.path.join(ROOT, "examples", "hero.obone"))
+    skel = os.path.join(os.path.dirname(ROOT), "shared", "reference", "spine", "skeletons")
+    if os.path.isdir(skel):
+        import json
+        from openbone import spine
+        for name in ("spineboy-pro", "raptor-pro", "tank-pro", "celestial-circus-pro", "stretchyman-pro"):
+            out = tmp_path / f"{name}.obone"
+            out.write_text(json.dumps(spine.skeleton_json_to_dict(os.path.join(skel, name + ".json"))))
+            docs.append(str(out))
     r = subprocess.run([exe] + docs, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.count("ok  ") == len(docs)

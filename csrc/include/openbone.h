@@ -157,6 +157,17 @@ int ob_instance_draw(ob_instance *inst);
 /// Item i of the last ob_instance_draw.
 ob_status ob_instance_draw_item(const ob_instance *inst, int i, ob_draw_item_info *out);
 
+/// World vertices only: for every slot in draw order whose bone is active and
+/// whose attachment is a region or a mesh, the vertices ob_instance_draw would
+/// give it (whatever the slot's alpha), without uvs, colours or indices.
+/// Returns the entry count (nothing is allocated; -1 cannot happen for the
+/// documents the instance was sized for).
+int ob_instance_world_vertices(ob_instance *inst);
+/// Entry i of the last ob_instance_world_vertices: its slot and attachment
+/// (document indices), and its vertices (2 floats each), valid until the next call.
+ob_status ob_instance_world_vertices_entry(const ob_instance *inst, int i, int *slot, int *attachment,
+                                           int *vertex_count, const float **vertices);
+
 #ifdef __cplusplus
 }
 #endif

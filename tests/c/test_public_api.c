@@ -86,6 +86,20 @@ static void test_animation_and_draw(const char *root)
     }
     ob_draw_item_info it;
     CHECK(ob_instance_draw_item(a, n, &it) == OB_ERR_ARGUMENT, "item out of range");
+    /* world vertices only: the hero's items are all regions and meshes with alpha 1,
+    ** so the entries are the draw items' vertices, in the same order, bit for bit */
+    CHECK(ob_instance_world_vertices_entry(a, 0, NULL, NULL, NULL, NULL) == OB_ERR_ARGUMENT, "no entries yet");
+    int nw = ob_instance_world_vertices(a);
+    CHECK(nw == n, "world vertex entries %d, draw items %d", nw, n);
+    for (int i = 0; i < nw && i < n; i++) {
+        int slot, att, nv;
+        const float *v;
+        CHECK(ob_instance_world_vertices_entry(a, i, &slot, &att, &nv, &v) == OB_OK, "entry %d", i);
+        CHECK(ob_instance_draw_item(a, i, &it) == OB_OK, "item %d", i);
+        CHECK(slot == it.slot && att == it.attachment && nv == it.vertex_count, "entry %d is item %d", i, i);
+        CHECK(memcmp(v, it.vertices, 2 * (size_t)nv * sizeof *v) == 0, "entry %d vertices", i);
+    }
+    CHECK(ob_instance_world_vertices_entry(a, nw, NULL, NULL, NULL, NULL) == OB_ERR_ARGUMENT, "entry out of range");
     CHECK(ob_instance_clear_track(a, 0) == OB_OK, "clear_track");
     free(baked);
     ob_instance_free(a);
