@@ -11,7 +11,8 @@ import numpy as np
 
 from ._core import OpenBoneError
 
-INHERIT_MODES = ("normal", "onlyTranslation", "noRotation", "noScale")
+INHERIT_MODES = ("normal", "onlyTranslation", "noRotation", "noScale",
+                 "noRotationOrReflection", "noScaleOrReflection")  # csrc/document.h ob_inherit order
 
 
 def renumber_audio(commands: List[Dict[str, Any]], ids: Dict[str, str]) -> List[Dict[str, Any]]:

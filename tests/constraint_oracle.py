@@ -473,24 +473,31 @@ class Instance(oracle.Instance):
         return None
 
     def world_vertices(self, slot, att) -> List[float]:
-        """§8.3 (no deform keys in the fixtures): float32 world vertices."""
+        """§8.3 float32 world vertices.  Deform offsets (the fixtures key none; a
+        caller may set ``self.deforms[(slot id, attachment name)]``): vertex i
+        adds (off[2i], off[2i+1]), missing values 0, to its local position, or to
+        every influence's (x, y) when weighted."""
         out = []
         sbw = slot.bone.world
+        off = getattr(self, "deforms", {}).get((slot.id, slot.attachment))
+
+        def d(i):
+            return off[i] if off is not None and i < len(off) else 0.0
         weights = att.get("weights")
         if isinstance(weights, list) and weights:
-            for infl in weights:
+            for v, infl in enumerate(weights):
                 wx = wy = 0.0
                 for inf in infl:
                     bone = self.find_bone(inf.get("bone"))
                     m = bone.world if bone is not None else sbw
-                    x, y = apply(m, _n(inf.get("x")), _n(inf.get("y")))
+                    x, y = apply(m, _n(inf.get("x")) + d(2 * v), _n(inf.get("y")) + d(2 * v + 1))
                     wx += _n(inf.get("weight")) * x
                     wy += _n(inf.get("weight")) * y
                 out += [f32(wx), f32(wy)]
         else:
             vs = att.get("vertices") or []
             for i in range(0, len(vs) - 1, 2):
-                x, y = apply(sbw, vs[i], vs[i + 1])
+                x, y = apply(sbw, vs[i] + d(i), vs[i + 1] + d(i + 1))
                 out += [f32(x), f32(y)]
         return out
 

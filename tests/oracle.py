@@ -156,6 +156,22 @@ def bone_world(p, local: Dict[str, float], inherit: str):
     if inherit == "normal":
         return (pa * la + pb * lc, pa * lb + pb * ld,
                 pc * la + pd * lc, pc * lb + pd * ld, wx, wy)
+    if inherit in ("noRotationOrReflection", "noScaleOrReflection"):
+        # rigby2d-runtime-spec "World transforms" (issue 9): Q replaces P's linear part.
+        # rigby2d writes matrices by columns [a, b, c, d] = first column (a, b), second
+        # (c, d); here the first column is (pa, pc) and the second (pb, pd).
+        s = math.hypot(pa, pc)                 # rigby2d hypot(P.a, P.b): the first column
+        det = pa * pd - pb * pc
+        if s < 1e-12:
+            s, ux, uy = 0.0, 1.0, 0.0
+        else:
+            ux, uy = pa / s, pc / s
+        if inherit == "noRotationOrReflection":  # rigby2d [s, 0, 0, |det|/s]
+            qa, qb, qc, qd = s, 0.0, 0.0, (abs(det) / s if s > 0 else 0.0)
+        else:                                     # rigby2d [ux, uy, −uy, ux]: columns (ux, uy), (−uy, ux)
+            qa, qb, qc, qd = ux, -uy, uy, ux
+        return (qa * la + qb * lc, qa * lb + qb * ld,
+                qc * la + qd * lc, qc * lb + qd * ld, wx, wy)
     raise Unsupported("unknown inherit mode %r" % (inherit,))
 
 
