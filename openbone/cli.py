@@ -217,6 +217,7 @@ def cmd_info(args) -> int:
                 {"name": m.name, "layers": len(m.layers), "states": sum(len(x) for x in m.layers),
                  "inputs": [n for n, _ in m.inputs]} for m in doc.state_machines],
             "images": len(doc.images), "atlas_pages": doc.meta.get("pages", 0), "events": len(doc.events),
+            "curveMode": doc.meta.get("curveMode"), "poseModel": doc.meta.get("poseModel"),
             "warnings": report["broken"] + report["warnings"],
         }
         print(json.dumps(out, indent=2))
@@ -229,6 +230,8 @@ def cmd_info(args) -> int:
         f"{m.name} ({len(m.layers)} layer{'s' if len(m.layers) != 1 else ''}, "
         f"{sum(len(x) for x in m.layers)} states, {len(m.inputs)} inputs)" for m in doc.state_machines) or "-"))
     print(f"  images: {len(doc.images)}   atlas pages: {doc.meta.get('pages', 0)}   events: {len(doc.events)}")
+    if doc.meta.get("curveMode", "openbone") != "openbone" or doc.meta.get("poseModel", "openbone") != "openbone":
+        print(f"  imported: curveMode {doc.meta.get('curveMode')}, poseModel {doc.meta.get('poseModel')}")
     if args.verbose:
         print("  bone tree:")
         children: Dict[Optional[str], List[Any]] = {}

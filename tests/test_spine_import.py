@@ -111,6 +111,14 @@ def test_cli_convert(tmp_path):
         assert r.returncode == 0, r.stderr
         doc = openbone.load(out)
         assert len(doc.bones) == 67 and "run" in [a.name for a in doc.animations]
+        # the import's per-document options survive the conversion and info shows them
+        assert doc.meta["curveMode"] == "spine" and doc.meta["poseModel"] == "spine"
+        r = subprocess.run([sys.executable, "-m", "openbone", "info", str(out), "--json"],
+                           capture_output=True, text=True, cwd=ROOT)
+        info = json.loads(r.stdout)
+        assert (info["curveMode"], info["poseModel"]) == ("spine", "spine")
+    plain = openbone.load(ROOT / "examples" / "hero.obone")
+    assert plain.meta["curveMode"] == "openbone" and plain.meta["poseModel"] == "openbone"
 
 
 def test_is_skeleton_json():

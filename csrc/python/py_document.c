@@ -245,13 +245,16 @@ static PyObject *get_meta(DocumentObject *self, PyObject *unused)
 {
     (void)unused;
     const ob_document *d = self->doc;
-    return Py_BuildValue("{s:s,s:d,s:d,s:d,s:d,s:d,s:N,s:d,s:i,s:i,s:i,s:i,s:i,s:i}",
+    static const char *const curve_modes[] = {"openbone", "spine", "exact"};
+    static const char *const pose_models[] = {"openbone", "spine"};
+    return Py_BuildValue("{s:s,s:d,s:d,s:d,s:d,s:d,s:N,s:d,s:i,s:i,s:i,s:i,s:i,s:i,s:s,s:s}",
                          "name", d->name, "width", d->width, "height", d->height,
                          "originX", d->origin_x, "originY", d->origin_y, "fps", d->fps,
                          "background", str_or_none(d->background), "referenceScale", d->reference_scale,
                          "pages", (int)d->page_count, "regions", (int)d->region_count,
                          "sounds", (int)d->sound_count, "scripts", (int)d->script_count,
-                         "sliders", (int)d->slider_count, "attachments", (int)d->attachment_count);
+                         "sliders", (int)d->slider_count, "attachments", (int)d->attachment_count,
+                         "curveMode", curve_modes[d->curve_mode], "poseModel", pose_models[d->pose_model]);
 }
 
 static PyObject *get_json(DocumentObject *self, void *closure)
