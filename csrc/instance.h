@@ -145,7 +145,6 @@ static inline void ob_bone_fresh(ob_instance *inst, int32_t bone)
 void ob_bones_flush(ob_instance *inst);
 /* §4.2 boneWorld(P, local, inherit): a world matrix from a parent world. */
 ob_mat ob_bone_world(ob_mat P, const ob_pose *local, int inherit);
-ob_mat ob_bone_world_local(ob_mat P, ob_mat L, const ob_pose *local, int inherit);
 /* §4.2 boneWorld for one bone from its applied pose and live inherit mode. */
 void ob_bone_update_world(ob_instance *inst, int32_t bone);
 /* §3.2 syncApplied: local values matching the bone's current world. */

@@ -260,7 +260,8 @@ void ob_instance_free(ob_instance *inst)
     if (inst->skin_cons)
         for (int32_t i = 0; i < inst->doc->skin_count; i++) free(inst->skin_cons[i]);
     free(inst->bone_required); free(inst->con_required); free(inst->skin_cons); free(inst->skin_con_count);
-    free(inst->local); free(inst->applied); free(inst->inherit); free(inst->world); free(inst->trig); free(inst->stale); free(inst->chain); free(inst->key_hint);
+    free(inst->local); free(inst->applied); free(inst->inherit); free(inst->world);
+    free(inst->trig); free(inst->stale); free(inst->chain); free(inst->key_hint);
     free(inst->setup_local); free(inst->setup_inherit); free(inst->setup_color); free(inst->setup_dark);
     free(inst->setup_has_dark); free(inst->setup_attachment); free(inst->setup_order); free(inst->setup_con_values);
     free(inst->bone_active); free(inst->children); free(inst->child_count);
@@ -374,17 +375,12 @@ static ob_mat bone_world_other(ob_mat P, ob_mat L, const ob_pose *local, int inh
 /* §4.2 boneWorld(P, local, inherit) */
 ob_mat ob_bone_world(ob_mat P, const ob_pose *local, int inherit)
 {
-    return ob_bone_world_local(P, ob_local_matrix(local), local, inherit);
-}
-
-/* boneWorld with L = localMatrix(local) already computed */
-ob_mat ob_bone_world_local(ob_mat P, ob_mat L, const ob_pose *local, int inherit)
-{
+    ob_mat L = ob_local_matrix(local);
     if (inherit == OB_INHERIT_NORMAL) return ob_mat_mul(P, L);
     return bone_world_other(P, L, local, inherit);
 }
 
-/* boneWorld for the inherit modes other than normal */
+/* §4.2 boneWorld for the inherit modes other than normal, L = localMatrix(local) */
 static ob_mat bone_world_other(ob_mat P, ob_mat L, const ob_pose *local, int inherit)
 {
     double wx = P.a * local->x + P.b * local->y + P.x;

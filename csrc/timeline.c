@@ -59,12 +59,11 @@ double ob_animation_local_time(const ob_document *doc, const ob_animation_data *
 
 static inline double lerp(double a, double b, double t) { return a + (b - a) * t; }
 
-/* §5 the key span around time: the last i with times[i] ≤ time, for
-** times[0] ≤ time < times[n − 1].  The same index a binary search over the
-** whole array gives (the first of equal times is never the answer unless it
-** is also the last ≤ time), found from the span of the previous call: the
-** same span or the next one when time moves forward a frame.  Keys out of
-** order (allowed, with a warning) always take the binary search. */
+/* §5 the key span around time, for times[0] < time < times[n − 1]: the i with
+** times[i] ≤ time < times[i + 1], which is unique when the times ascend, so
+** the binary search and a check of the previous call's span (or the next
+** one: time moves forward a frame) give the same i.  Keys out of order
+** (allowed, with a warning) always take the binary search, as written. */
 static int32_t find_span(const ob_timeline *tl, double time, int32_t *hint)
 {
     const double *times = tl->times;
