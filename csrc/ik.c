@@ -9,7 +9,7 @@ static void ik_one(ob_instance *inst, int32_t b, double tx, double ty, int stret
     const ob_document *doc = inst->doc;
     ob_bone_fresh(inst, b);
     ob_mat P = ob_parent_world(inst, b);
-    ob_pose *ap = &inst->applied[b];
+    ob_pose *ap = ob_bone_applied(inst, b);
     double dx = tx - inst->world[b].x, dy = ty - inst->world[b].y;
     /* §7.1 (lx, ly) = linear part of invert(P) · (dx, dy) */
     ob_mat inv = ob_mat_invert(P);
@@ -24,6 +24,7 @@ static void ik_one(ob_instance *inst, int32_t b, double tx, double ty, int stret
             /* §7.1 s = 1 + (k − 1)·mix; world.a,c *= s; uniform: world.b,d *= s */
             double s = 1 + (k - 1) * mix;
             ob_mat *w = &inst->world[b];
+            ob_bone_edit(inst, b);
             w->a *= s; w->c *= s;
             if (uniform) { w->b *= s; w->d *= s; }
             ob_bone_sync_applied(inst, b);  /* §3.2: world edited directly */
@@ -73,15 +74,18 @@ static void ik_two(ob_instance *inst, int32_t p, int32_t ch, double tx, double t
     double a1 = atan2(uy, ux) + (bend_positive ? -1 : 1) * acos(cos_a);
     double cur_dir = atan2(cw->y - py, cw->x - px);
     double delta_p = ob_wrap_deg((a1 - cur_dir) * OB_RAD) * ob_det_sign(ob_parent_world(inst, p));
-    double p_rot = inst->applied[p].rotation, c_rot = inst->applied[ch].rotation;
-    inst->applied[p].rotation = p_rot + delta_p;
+    ob_pose *pa = ob_bone_applied(inst, p), *ca = ob_bone_applied(inst, ch);
+    double p_rot = pa->rotation, c_rot = ca->rotation;
+    pa->rotation = p_rot + delta_p;
     ob_bone_update_subtree(inst, p, 1);  /* §7.1 the full solve first */
     ob_bone_fresh(inst, p);
     ob_bone_fresh(inst, ch);
     double delta_c = ob_wrap_deg(atan2(ay - cw->y, ax - cw->x) * OB_RAD - ob_world_rotation(*cw)) *
                      ob_det_sign(*pw);
-    inst->applied[p].rotation = p_rot + delta_p * mix;
-    inst->applied[ch].rotation = c_rot + delta_c * mix;
+    pa = ob_bone_applied(inst, p);  /* the full solve's subtree update may need them */
+    ca = ob_bone_applied(inst, ch);
+    pa->rotation = p_rot + delta_p * mix;
+    ca->rotation = c_rot + delta_c * mix;
     ob_bone_update_world(inst, p);
     ob_bone_update_world(inst, ch);
     /* Spine stretches by the softened distance (so never while softness eases) */
@@ -89,8 +93,10 @@ static void ik_two(ob_instance *inst, int32_t p, int32_t ch, double tx, double t
     if (stretch && d_st > d_eff + 1e-9) {
         /* §7.1 s = 1 + (dRaw/dEff − 1)·mix; u = uniform ? s : 1 */
         double s = 1 + (d_st / d_eff - 1) * mix, u = uniform ? s : 1;
+        ob_bone_edit(inst, p);
+        ob_bone_edit(inst, ch);
         pw->a *= s; pw->c *= s; pw->b *= u; pw->d *= u;
-        const ob_pose *ca = &inst->applied[ch];
+        ca = ob_bone_applied(inst, ch);
         double cx = pw->a * ca->x + pw->b * ca->y + pw->x;  /* p.world·(ch.applied.x, y) */
         double cy = pw->c * ca->x + pw->d * ca->y + pw->y;
         *cw = (ob_mat){cw->a * s, cw->b * u, cw->c * s, cw->d * u, cx, cy};  /* ignores ch inherit */

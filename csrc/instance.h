@@ -47,6 +47,8 @@ struct ob_instance {
     ob_mat *world;               /* world matrices; kept when inactive (§3.3) */
     ob_trig *trig;               /* per bone: localMatrix cos/sin cache (obmath.h) */
     uint8_t *stale;              /* per bone: world awaits an updateSubtree (ob_bone_fresh) */
+    uint8_t *sync_pending;       /* per bone: a syncApplied not done yet (ob_bone_applied) */
+    int32_t *sync_pending_children; /* per bone: how many of its children have one */
     int32_t *chain;              /* per bone: scratch for ob_bone_refresh */
     uint8_t *bone_active;
     int32_t **children;          /* per bone: children in creation order */
@@ -147,8 +149,33 @@ void ob_bones_flush(ob_instance *inst);
 ob_mat ob_bone_world(ob_mat P, const ob_pose *local, int inherit);
 /* §4.2 boneWorld for one bone from its applied pose and live inherit mode. */
 void ob_bone_update_world(ob_instance *inst, int32_t bone);
-/* §3.2 syncApplied: local values matching the bone's current world. */
+/* §3.2 syncApplied: local values matching the bone's current world.
+**
+** Deferred too: the call only records that the bone's applied pose is to be
+** re-derived from its world and its parent's world as they are now, and the
+** work is done when the applied pose is next needed (ob_bone_applied, or the
+** bone's world being recomputed), or just before either world changes (a
+** recompute: ob_bone_update_world; an edit: ob_bone_edit).  A sync nobody
+** needs before the end of updateWorldTransform is dropped: the applied pose is
+** internal (no API reads it) and the next frame resets it from the local pose.
+** Equal to syncing at once provided that constraint code reads and writes
+** applied poses only through ob_bone_applied and calls ob_bone_edit before it
+** writes a world directly (the constraints here all do). */
 void ob_bone_sync_applied(ob_instance *inst, int32_t bone);
+void ob_bone_sync_now(ob_instance *inst, int32_t bone);
+void ob_bone_sync_children(ob_instance *inst, int32_t bone);
+static inline ob_pose *ob_bone_applied(ob_instance *inst, int32_t bone)
+{
+    if (inst->sync_pending[bone]) ob_bone_sync_now(inst, bone);
+    return &inst->applied[bone];
+}
+/* Before a constraint writes bone's world directly: its own pending sync and
+** its children's are done with the world as it is. */
+static inline void ob_bone_edit(ob_instance *inst, int32_t bone)
+{
+    if (inst->sync_pending[bone]) ob_bone_sync_now(inst, bone);
+    if (inst->sync_pending_children[bone]) ob_bone_sync_children(inst, bone);
+}
 /* The active attachment (§8.1 getAttachment) for a slot and name id, -1. */
 int32_t ob_skeleton_get_attachment(const ob_instance *inst, int32_t slot, int32_t name_id);
 /* The deform entry of (slot, attachment name id), NULL when no timeline

@@ -222,6 +222,7 @@ void ob_apply_path(ob_instance *inst, int32_t c)
     for (int32_t i = 0; i < n; i++) {
         int32_t b = st->path_bones[i];
         ob_bone_fresh(inst, b);  /* moved with an earlier bone of the chain */
+        ob_bone_edit(inst, b);
         ob_mat *w = &inst->world[b];
         const ob_path_point *pt = &st->path_points[i];
         w->x += (pt->x - w->x) * mix_x;

@@ -33,6 +33,7 @@ void ob_apply_physics(ob_instance *inst, int32_t c, double dt)
     ob_physics_state *s = &inst->cons->physics[c];
     int32_t b = cd->bone;
     ob_bone_fresh(inst, b);
+    ob_bone_edit(inst, b);
     ob_mat *w = &inst->world[b];
     double data_len = doc->bones[b].length;
     double len = data_len > 1e-6 ? data_len : 1;

@@ -152,6 +152,8 @@ ob_instance *ob_instance_create(const ob_document *doc, ob_error *err)
     ALLOC(world, nb);
     ALLOC(trig, nb);
     ALLOC(stale, nb);
+    ALLOC(sync_pending, nb);
+    ALLOC(sync_pending_children, nb);
     ALLOC(chain, nb);
     ALLOC(bone_active, nb);
     ALLOC(children, nb);
@@ -262,6 +264,7 @@ void ob_instance_free(ob_instance *inst)
     free(inst->bone_required); free(inst->con_required); free(inst->skin_cons); free(inst->skin_con_count);
     free(inst->local); free(inst->applied); free(inst->inherit); free(inst->world);
     free(inst->trig); free(inst->stale); free(inst->chain); free(inst->key_hint);
+    free(inst->sync_pending); free(inst->sync_pending_children);
     free(inst->setup_local); free(inst->setup_inherit); free(inst->setup_color); free(inst->setup_dark);
     free(inst->setup_has_dark); free(inst->setup_attachment); free(inst->setup_order); free(inst->setup_con_values);
     free(inst->bone_active); free(inst->children); free(inst->child_count);
@@ -427,6 +430,9 @@ void ob_bone_update_world(ob_instance *inst, int32_t i)
 {
     int32_t p = inst->doc->bones[i].parent;
     /* root bones always use normal with P = root */
+    /* deferred syncs that read this world (its own, its children's) first */
+    if (inst->sync_pending[i]) ob_bone_sync_now(inst, i);
+    if (inst->sync_pending_children[i]) ob_bone_sync_children(inst, i);
     const ob_pose *ap = &inst->applied[i];
     ob_mat L = ob_local_matrix_cached(ap, &inst->trig[i]);
     inst->stale[i] = 0;
@@ -459,13 +465,33 @@ void ob_bones_flush(ob_instance *inst)
         if (inst->stale[i]) ob_bone_update_world(inst, i);
 }
 
+void ob_bone_sync_applied(ob_instance *inst, int32_t i)
+{
+    if (inst->sync_pending[i]) return;  /* already recorded: the worlds have not changed since */
+    inst->sync_pending[i] = 1;
+    int32_t p = inst->doc->bones[i].parent;
+    if (p >= 0) inst->sync_pending_children[p]++;
+}
+
+void ob_bone_sync_children(ob_instance *inst, int32_t bone)
+{
+    for (int32_t k = 0; k < inst->child_count[bone] && inst->sync_pending_children[bone] > 0; k++) {
+        int32_t c = inst->children[bone][k];
+        if (inst->sync_pending[c]) ob_bone_sync_now(inst, c);
+    }
+}
+
 /* §3.2 syncApplied via core/math.ts:localFromWorld: the local values that
 ** reproduce the bone's current world under its parent, with the live
 ** inherit mode: a full decomposition for normal (shear X kept), the
 ** position only for the other modes. */
-void ob_bone_sync_applied(ob_instance *inst, int32_t i)
+void ob_bone_sync_now(ob_instance *inst, int32_t i)
 {
     int32_t p = inst->doc->bones[i].parent;
+    if (inst->sync_pending[i]) {
+        inst->sync_pending[i] = 0;
+        if (p >= 0) inst->sync_pending_children[p]--;
+    }
     ob_mat P = p >= 0 ? inst->world[p] : inst->root;
     int inherit = p >= 0 ? inst->inherit[i] : OB_INHERIT_NORMAL;
     ob_mat inv = ob_mat_invert(P);
@@ -507,6 +533,9 @@ void ob_instance_update_world_transform(ob_instance *inst)
         ob_constraint_apply(inst, c, dt);    /* §7.1-§7.4 */
     }
     ob_bones_flush(inst);  /* the deferred updateSubtree calls */
+    /* syncs nobody needed: dropped (the applied pose is internal, reset next frame) */
+    memset(inst->sync_pending, 0, (size_t)doc->bone_count);
+    memset(inst->sync_pending_children, 0, (size_t)doc->bone_count * sizeof *inst->sync_pending_children);
     if (inst->particle_pending > 0) ob_particles_advance(inst, inst->particle_pending); /* §8.8 */
     inst->particle_pending = 0;
 }

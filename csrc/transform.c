@@ -21,8 +21,8 @@ static void transform_local(ob_instance *inst, const ob_constraint_data *cd, int
                             double mr, double mt, double ms, double mh)
 {
     int spine = inst->doc->pose_model == OB_POSE_MODEL_SPINE;
-    ob_pose *p = &inst->applied[b];
-    const ob_pose *t = &inst->applied[cd->target];
+    const ob_pose *t = ob_bone_applied(inst, cd->target);
+    ob_pose *p = ob_bone_applied(inst, b);
     const ob_bone_data *s = &inst->doc->bones[cd->target];
     if (!cd->relative) {
         /* §7.2 local absolute */
@@ -58,6 +58,7 @@ static void transform_world(ob_instance *inst, const ob_constraint_data *cd, int
     int spine = inst->doc->pose_model == OB_POSE_MODEL_SPINE;
     ob_mat *w = &inst->world[b];
     ob_mat t = inst->world[cd->target];
+    ob_bone_edit(inst, b);
     if (!cd->relative) {
         /* §7.2 world absolute */
         if (on(spine, mr))
