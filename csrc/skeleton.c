@@ -444,7 +444,13 @@ void ob_bone_update_world(ob_instance *inst, int32_t i)
 void ob_bone_update_subtree(ob_instance *inst, int32_t bone, int include_self)
 {
     if (!inst->bone_active[bone]) return;
-    if (include_self) inst->stale[bone] = 1;
+    if (include_self) {
+        /* a stale bone's (active) descendants are all stale already: marking
+        ** covers whole subtrees, and freshening a bone freshens its stale
+        ** ancestors first (ob_bone_refresh) */
+        if (inst->stale[bone]) return;
+        inst->stale[bone] = 1;
+    }
     for (int32_t k = 0; k < inst->child_count[bone]; k++)
         ob_bone_update_subtree(inst, inst->children[bone][k], 1);
 }
