@@ -529,7 +529,8 @@ void ob_instance_update_world_transform(ob_instance *inst)
     for (int32_t i = 0; i < doc->bone_count; i++) {
         if (!inst->bone_active[i]) continue;  /* §3.3: world left as it was */
         inst->applied[i] = inst->local[i];  /* resetApplied */
-        ob_bone_update_world(inst, i);
+        inst->stale[i] = 1;  /* boneWorld, deferred like updateSubtree: a bone a constraint
+                             ** moves is computed once, after it moved, not before as well */
     }
     double dt = inst->physics_pending;
     inst->physics_pending = 0;
