@@ -136,8 +136,9 @@ void ob_skeleton_update_active(ob_instance *inst);
 ** on a bone before it reads its world (or edits its applied pose), which
 ** also freshens its ancestors, and (2) every world edit is followed by an
 ** updateSubtree over the bones that eager updating would recompute (the
-** constraints here all do both).  updateWorldTransform freshens every stale
-** bone after the last constraint (ob_bones_flush). */
+** constraints here all do both).  updateWorldTransform's first pass only
+** marks every active bone stale too, and it freshens every stale bone after
+** the last constraint (ob_bones_flush). */
 void ob_bone_update_subtree(ob_instance *inst, int32_t bone, int include_self);
 void ob_bone_refresh(ob_instance *inst, int32_t bone);
 static inline void ob_bone_fresh(ob_instance *inst, int32_t bone)
