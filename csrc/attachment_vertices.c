@@ -28,25 +28,35 @@ const ob_deform *ob_attachment_deform(const ob_instance *inst, int32_t slot,
     return d && d->count > 0 ? d : NULL;
 }
 
+/* §8.3 the deform offsets a vertex adds: values missing at the end of a
+** short array count as 0 */
+typedef struct offsets { const double *v; int32_t count; } offsets;
+
+static offsets offsets_of(const ob_instance *inst, int32_t slot, const ob_attachment *att)
+{
+    const ob_deform *d = att->type == OB_ATT_CLIPPING ? NULL : ob_attachment_deform(inst, slot, att);
+    return d ? (offsets){d->values, d->count} : (offsets){NULL, 0};
+}
+
+static inline void offset_at(offsets o, int32_t v, double *dx, double *dy)
+{
+    *dx = 2 * v < o.count ? o.v[2 * v] : 0;
+    *dy = 2 * v + 1 < o.count ? o.v[2 * v + 1] : 0;
+}
+
 int32_t ob_attachment_world_vertices(const ob_instance *inst, int32_t slot,
                                      const ob_attachment *att, float *out)
 {
     int32_t n = ob_attachment_world_vertex_count(att);
     if (n == 0) return 0;
     const ob_mat *world = inst->world, sb = world[inst->doc->slots[slot].bone];
-    const ob_deform *d = att->type == OB_ATT_CLIPPING ? NULL : ob_attachment_deform(inst, slot, att);
-    const double *off = d ? d->values : NULL;
-    int32_t off_count = d ? d->count : 0;
-    /* §8.3 deform values missing at the end of a short array count as 0: the
-    ** vertices [0, full) have both offsets, (n_off) those past it none */
-    int32_t full = off_count / 2 < n ? off_count / 2 : n;
+    offsets off = offsets_of(inst, slot, att);
     if (att->weight_start == NULL || att->type == OB_ATT_CLIPPING) {
         /* §8.3 unweighted: (vx + dx, vy + dy) through the slot bone's world */
         const double *lv = att->vertices;
         for (int32_t v = 0; v < n; v++) {
-            double dx = 0, dy = 0;  /* added even when 0, as the formula reads (−0 + 0 = 0) */
-            if (v < full) { dx = off[2 * v]; dy = off[2 * v + 1]; }
-            else if (2 * v < off_count) dx = off[2 * v];  /* the odd last value: dx only */
+            double dx, dy;  /* added even when 0, as the formula reads (−0 + 0 = 0) */
+            offset_at(off, v, &dx, &dy);
             double x = lv[2 * v] + dx, y = lv[2 * v + 1] + dy;
             out[2 * v] = (float)(sb.a * x + sb.b * y + sb.x);
             out[2 * v + 1] = (float)(sb.c * x + sb.d * y + sb.y);
@@ -57,10 +67,8 @@ int32_t ob_attachment_world_vertices(const ob_instance *inst, int32_t slot,
     const int32_t *ws = att->weight_start;
     const ob_weight *w = att->weights;
     for (int32_t v = 0; v < n; v++) {
-        double dx = 0, dy = 0;
-        if (v < full) { dx = off[2 * v]; dy = off[2 * v + 1]; }
-        else if (2 * v < off_count) dx = off[2 * v];
-        double wx = 0, wy = 0;
+        double dx, dy, wx = 0, wy = 0;
+        offset_at(off, v, &dx, &dy);
         for (int32_t i = ws[v], e = ws[v + 1]; i < e; i++) {
             const ob_mat *m = w[i].bone >= 0 ? &world[w[i].bone] : &sb;
             double x = w[i].x + dx, y = w[i].y + dy;
@@ -95,16 +103,12 @@ int32_t ob_attachment_world_vertices_pairs(const ob_instance *inst, int32_t slot
     if (n == 0 || att->weight_start == NULL || att->type == OB_ATT_CLIPPING)
         return ob_attachment_world_vertices(inst, slot, att, out);
     const double *sb = pairs + 6 * (size_t)inst->doc->slots[slot].bone;
-    const ob_deform *d = ob_attachment_deform(inst, slot, att);
-    const double *off = d ? d->values : NULL;
-    int32_t off_count = d ? d->count : 0;
-    int32_t full = off_count / 2 < n ? off_count / 2 : n;
+    offsets off = offsets_of(inst, slot, att);
     const int32_t *ws = att->weight_start;
     const ob_weight *w = att->weights;
     for (int32_t v = 0; v < n; v++) {
-        double dx = 0, dy = 0;
-        if (v < full) { dx = off[2 * v]; dy = off[2 * v + 1]; }
-        else if (2 * v < off_count) dx = off[2 * v];
+        double dx, dy;
+        offset_at(off, v, &dx, &dy);
         ob_v2 acc = {0, 0};
         for (int32_t i = ws[v], e = ws[v + 1]; i < e; i++) {
             const double *m = w[i].bone >= 0 ? pairs + 6 * (size_t)w[i].bone : sb;

@@ -350,7 +350,8 @@ void ob_draw_state_free(ob_instance *inst)
     free(ds->text_override);
     free(ds->outline_start); free(ds->outline_count); free(ds->outline); free(ds->local_quad);
     free(ds->uv_start); free(ds->uv_count); free(ds->uv_pool); free(ds->pt_start); free(ds->pt_pool);
-    free(ds->wv_slot); free(ds->wv_attachment); free(ds->wv_first); free(ds->wv_vertices); free(ds->wv); free(ds->world_pairs);
+    free(ds->wv_slot); free(ds->wv_attachment); free(ds->wv_first); free(ds->wv_vertices); free(ds->wv);
+    free(ds->world_pairs);
     free(ds->tri_start); free(ds->tri_count); free(ds->tris);
     free(ds->seq_input);
     free(ds->items); free(ds->masks);

@@ -82,8 +82,6 @@ static void ik_two(ob_instance *inst, int32_t p, int32_t ch, double tx, double t
     ob_bone_fresh(inst, ch);
     double delta_c = ob_wrap_deg(atan2(ay - cw->y, ax - cw->x) * OB_RAD - ob_world_rotation(*cw)) *
                      ob_det_sign(*pw);
-    pa = ob_bone_applied(inst, p);  /* the full solve's subtree update may need them */
-    ca = ob_bone_applied(inst, ch);
     pa->rotation = p_rot + delta_p * mix;
     ca->rotation = c_rot + delta_c * mix;
     ob_bone_update_world(inst, p);
@@ -96,7 +94,6 @@ static void ik_two(ob_instance *inst, int32_t p, int32_t ch, double tx, double t
         ob_bone_edit(inst, p);
         ob_bone_edit(inst, ch);
         pw->a *= s; pw->c *= s; pw->b *= u; pw->d *= u;
-        ca = ob_bone_applied(inst, ch);
         double cx = pw->a * ca->x + pw->b * ca->y + pw->x;  /* p.world·(ch.applied.x, y) */
         double cy = pw->c * ca->x + pw->d * ca->y + pw->y;
         *cw = (ob_mat){cw->a * s, cw->b * u, cw->c * s, cw->d * u, cx, cy};  /* ignores ch inherit */

@@ -40,7 +40,7 @@ int32_t ob_sequence_index(ob_seq_mode mode, double f, int32_t n)
     if (n <= 0 || !isfinite(f)) return -1;
     switch (mode) {
     case OB_SEQ_LOOP: {
-        double k = fmod(fmod(f, n) + n, n);                   /* §8.6 ((f % n) + n) % n */
+        double k = ob_mod_pos(f, n);                          /* §8.6 ((f % n) + n) % n */
         return (int32_t)k;
     }
     case OB_SEQ_ONCE:
@@ -51,7 +51,7 @@ int32_t ob_sequence_index(ob_seq_mode mode, double f, int32_t n)
     case OB_SEQ_PINGPONG: {
         if (n == 1) return 0;
         double p = 2.0 * n - 2;                               /* §8.6 P = 2n − 2 */
-        double k = fmod(fmod(f, p) + p, p);
+        double k = ob_mod_pos(f, p);                          /* ((f % P) + P) % P */
         return (int32_t)(k < n ? k : p - k);
     }
     }

@@ -429,14 +429,11 @@ static ob_mat bone_world_other(ob_mat P, ob_mat L, const ob_pose *local, int inh
 void ob_bone_update_world(ob_instance *inst, int32_t i)
 {
     int32_t p = inst->doc->bones[i].parent;
-    /* root bones always use normal with P = root */
-    /* deferred syncs that read this world (its own, its children's) first */
-    if (inst->sync_pending[i]) ob_bone_sync_now(inst, i);
-    if (inst->sync_pending_children[i]) ob_bone_sync_children(inst, i);
+    ob_bone_edit(inst, i);  /* deferred syncs that read this world (its own, its children's) first */
     const ob_pose *ap = &inst->applied[i];
     ob_mat L = ob_local_matrix_cached(ap, &inst->trig[i]);
     inst->stale[i] = 0;
-    if (p < 0) inst->world[i] = ob_mat_mul(inst->root, L);
+    if (p < 0) inst->world[i] = ob_mat_mul(inst->root, L);  /* root bones: normal with P = root */
     else if (inst->inherit[i] == OB_INHERIT_NORMAL) inst->world[i] = ob_mat_mul(inst->world[p], L);
     else inst->world[i] = bone_world_other(inst->world[p], L, ap, inst->inherit[i]);
 }
