@@ -42,13 +42,13 @@ class LazyNumpyInclude(os.PathLike):
 
 def extension():
     cflags, libs = cjson_flags()
-    sources = sorted(glob.glob("csrc/*.c")) + sorted(glob.glob("csrc/python/*.c"))
+    sources = sorted(glob.glob("csrc/*.c")) + sorted(glob.glob("csrc/toon/*.c")) + sorted(glob.glob("csrc/python/*.c"))
     extra = ["-std=c11", "-Wall", "-Wextra", "-ffp-contract=off", "-fno-fast-math", "-fno-math-errno", "-O2"]
     extra += os.environ.get("OPENBONE_CFLAGS", "").split()
     return Extension(
         "openbone._core",
         sources=sources,
-        include_dirs=["csrc", "csrc/include", str(LazyNumpyInclude())]
+        include_dirs=["csrc", "csrc/include", "csrc/toon", str(LazyNumpyInclude())]
         + [f[2:] for f in cflags if f.startswith("-I")],
         extra_compile_args=extra + [f for f in cflags if not f.startswith("-I")],
         extra_link_args=libs + os.environ.get("OPENBONE_LDFLAGS", "").split(),

@@ -1102,8 +1102,8 @@ class _Importer:
 
 def _setup_world(doc: Dict[str, Any]) -> Optional[np.ndarray]:
     """The FK setup pose (no constraints, no attachments) through the runtime."""
-    from .document import loads
-    from .instance import Instance
+    from ..document import loads
+    from ..instance import Instance
     d = {"format": "openbone", "version": 1, "name": "setup", "width": 0, "height": 0, "fps": 30,
          "skeleton": {"bones": doc["skeleton"]["bones"], "slots": [],
                       "skins": [{"id": "default", "name": "default", "attachments": {}}]}}
@@ -1117,8 +1117,8 @@ def _weighted_deform_at_keys(imp: "_Importer", doc: Dict[str, Any]) -> None:
     time (constraints included), so the vertex is Spine's exactly at every key and
     only approximately between keys (when the influences rotate relative to each
     other during the span)."""
-    from .document import loads
-    from .instance import Instance
+    from ..document import loads
+    from ..instance import Instance
     inst = Instance(loads(json.dumps(doc)))
     for anim, weights, full, key in imp.weighted_keys:
         inst.set_to_setup_pose()
@@ -1171,7 +1171,7 @@ def import_skeleton_json(src: Union[str, os.PathLike, Dict[str, Any]], curves: s
     places where OpenBone's rules differ from the Spine runtime's (looping
     time, two-bone IK softness and reach, transform mixes ≠ 0) follow Spine;
     ``"openbone"`` keeps the OpenBone rules (§5.1, §7.1, §7.2)."""
-    from .document import loads
+    from ..document import loads
     warns: List[str] = []
     d = skeleton_json_to_dict(src, curves=curves, name=name, warnings=warns, pose_model=pose_model)
     doc = loads(json.dumps(d))
