@@ -364,29 +364,23 @@ class Instance(base.Instance):
             if b is None or b is target:
                 continue
             if d.get("local"):
+                # §7.2 local mode: no per-channel gate (CLARIFICATIONS "Runtime rules the text
+                # leaves open"): each channel runs with its mix as it is, negative included.
                 p, t, s = b.applied, target.applied, target.setup
                 if not relative:
-                    if mr > 0:
-                        p["rotation"] += wrap(t["rotation"] + off_r - p["rotation"]) * mr
-                    if mt > 0:
-                        p["x"] += (t["x"] + off_x - p["x"]) * mt
-                        p["y"] += (t["y"] + off_y - p["y"]) * mt
-                    if ms > 0:
-                        p["scaleX"] += (t["scaleX"] + off_sx - p["scaleX"]) * ms
-                        p["scaleY"] += (t["scaleY"] + off_sy - p["scaleY"]) * ms
-                    if mh > 0:
-                        p["shearY"] += (t["shearY"] + off_sh - p["shearY"]) * mh
+                    p["rotation"] += wrap(t["rotation"] + off_r - p["rotation"]) * mr
+                    p["x"] += (t["x"] + off_x - p["x"]) * mt
+                    p["y"] += (t["y"] + off_y - p["y"]) * mt
+                    p["scaleX"] += (t["scaleX"] + off_sx - p["scaleX"]) * ms
+                    p["scaleY"] += (t["scaleY"] + off_sy - p["scaleY"]) * ms
+                    p["shearY"] += (t["shearY"] + off_sh - p["shearY"]) * mh
                 else:
-                    if mr > 0:
-                        p["rotation"] += (wrap(t["rotation"] - s["rotation"]) + off_r) * mr
-                    if mt > 0:
-                        p["x"] += (t["x"] - s["x"] + off_x) * mt
-                        p["y"] += (t["y"] - s["y"] + off_y) * mt
-                    if ms > 0:
-                        p["scaleX"] *= 1 + ((t["scaleX"] / s["scaleX"] if s["scaleX"] else 1) - 1 + off_sx) * ms
-                        p["scaleY"] *= 1 + ((t["scaleY"] / s["scaleY"] if s["scaleY"] else 1) - 1 + off_sy) * ms
-                    if mh > 0:
-                        p["shearY"] += (t["shearY"] - s["shearY"] + off_sh) * mh
+                    p["rotation"] += (wrap(t["rotation"] - s["rotation"]) + off_r) * mr
+                    p["x"] += (t["x"] - s["x"] + off_x) * mt
+                    p["y"] += (t["y"] - s["y"] + off_y) * mt
+                    p["scaleX"] *= 1 + ((t["scaleX"] / s["scaleX"] if s["scaleX"] else 1) - 1 + off_sx) * ms
+                    p["scaleY"] *= 1 + ((t["scaleY"] / s["scaleY"] if s["scaleY"] else 1) - 1 + off_sy) * ms
+                    p["shearY"] += (t["shearY"] - s["shearY"] + off_sh) * mh
                 self.update_subtree(b, True)
                 continue
             w, t = b.world, target.world
