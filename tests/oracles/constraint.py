@@ -120,13 +120,15 @@ class Constraint:
 class Instance(base.Instance):
     """base.Instance plus §7 constraints."""
 
+    SLIDERS = False  # §7.5 lives in oracles.full (it needs §5 applyAnimation)
+
     def __init__(self, doc, skin=None):
         doc = base.load_document(doc)
         sk = doc.get("skeleton") or {}
-        if sk.get("sliders"):
-            raise Unsupported("sliders are not implemented by the constraint oracle")
+        if sk.get("sliders") and not self.SLIDERS:
+            raise Unsupported("sliders are not implemented by the constraint oracle (oracles.full has them)")
         stripped = dict(doc)
-        stripped["skeleton"] = {k: v for k, v in sk.items() if k not in KINDS}
+        stripped["skeleton"] = {k: v for k, v in sk.items() if k not in KINDS + ("sliders",)}
         self.constraints: List[Constraint] = []
         self.pending = 0.0
         self.scale = (1.0, 1.0)  # placement scale (§7 unit scale)
@@ -421,33 +423,9 @@ class Instance(base.Instance):
         return skin_attachment(self.skins, self.skin, slot.id, slot.attachment)
 
     def world_vertices(self, slot, att) -> List[float]:
-        """§8.3 float32 world vertices.  Deform offsets (the fixtures key none; a
-        caller may set ``self.deforms[(slot id, attachment name)]``): vertex i
-        adds (off[2i], off[2i+1]), missing values 0, to its local position, or to
-        every influence's (x, y) when weighted."""
-        out = []
-        sbw = slot.bone.world
-        off = getattr(self, "deforms", {}).get((slot.id, slot.attachment))
-
-        def d(i):
-            return off[i] if off is not None and i < len(off) else 0.0
-        weights = att.get("weights")
-        if isinstance(weights, list) and weights:
-            for v, infl in enumerate(weights):
-                wx = wy = 0.0
-                for inf in infl:
-                    bone = self.find_bone(inf.get("bone"))
-                    m = bone.world if bone is not None else sbw
-                    x, y = apply(m, _n(inf.get("x")) + d(2 * v), _n(inf.get("y")) + d(2 * v + 1))
-                    wx += _n(inf.get("weight")) * x
-                    wy += _n(inf.get("weight")) * y
-                out += [f32(wx), f32(wy)]
-        else:
-            vs = att.get("vertices") or []
-            for i in range(0, len(vs) - 1, 2):
-                x, y = apply(sbw, vs[i] + d(i), vs[i + 1] + d(i + 1))
-                out += [f32(x), f32(y)]
-        return out
+        """§8.3 float32 world vertices, deform offsets included (``self.deforms``)."""
+        from .draw import polygon_world
+        return [f32(c) for p in polygon_world(self, slot, att) for c in p]
 
     def apply_path(self, c, dt):
         v, d = c.values, c.data

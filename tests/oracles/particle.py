@@ -487,29 +487,35 @@ class ParticleInstance(base.Instance):
     def particle_items(self) -> List[Dict[str, Any]]:
         out = []
         for slot in self.draw_order:
-            si = self.slots.index(slot)
-            if not slot.bone.active:
-                continue
-            found = self.particles_attachment(slot)
-            e = self.emitters.get(si)
-            if found is None or e is None or e.key != found[0]:
-                continue
-            d = e.data
-            ok, tex, uvs = self.texture_and_uvs(d)
-            if not ok:
-                continue
-            n, verts, colors = e.geometry(self.frac, slot.bone.world, slot.color)
-            if n == 0:
-                continue
-            indices = []
-            for q in range(n):
-                indices += [4 * q + k for k in (0, 1, 2, 0, 2, 3)]
-            out.append({"slot": slot.name, "attachment": found[0][2], "type": "particles",
-                        "blend": d["blend"], "texture": tex, "vertices": verts,
-                        "uvs": [r32(v) for v in uvs] * n, "indices": indices,
-                        "color": list(slot.color), "dark": None, "colors": colors,
-                        "clip": None, "text": None})
+            item = self.particle_item(slot)
+            if item is not None:
+                out.append(item)
         return out
+
+    def particle_item(self, slot) -> Optional[Dict[str, Any]]:
+        """§8.8 the slot's particles item (unrounded), None when it draws nothing."""
+        si = self.slots.index(slot)
+        if not slot.bone.active:
+            return None
+        found = self.particles_attachment(slot)
+        e = self.emitters.get(si)
+        if found is None or e is None or e.key != found[0]:
+            return None
+        d = e.data
+        ok, tex, uvs = self.texture_and_uvs(d)
+        if not ok:
+            return None
+        n, verts, colors = e.geometry(self.frac, slot.bone.world, slot.color)
+        if n == 0:
+            return None
+        indices = []
+        for q in range(n):
+            indices += [4 * q + k for k in (0, 1, 2, 0, 2, 3)]
+        return {"slot": slot.name, "attachment": found[0][2], "type": "particles",
+                "blend": d["blend"], "texture": tex, "vertices": verts,
+                "uvs": [r32(v) for v in uvs] * n, "indices": indices,
+                "color": list(slot.color), "dark": None, "colors": colors,
+                "clip": None, "text": None}
 
     def sample(self, step: int, time: float) -> Dict[str, Any]:
         # bones and slots as the base oracle writes them; draw = the particle items (the
