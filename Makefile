@@ -30,8 +30,9 @@ asan:
 
 # libFuzzer on both loaders for FUZZ_SECONDS each (crashes land in tests/fuzz/).
 FUZZ_SECONDS ?= 180
+GEN_CORPUS ?= 400
 fuzz:
-	$(MAKE) -C tests/fuzz corpus_document long FUZZ_SECONDS=$(FUZZ_SECONDS)
+	$(MAKE) -C tests/fuzz corpus_document long FUZZ_SECONDS=$(FUZZ_SECONDS) GEN_CORPUS=$(GEN_CORPUS)
 
 # Differential testing (issue 22): N generated documents from SEED through the C core and
 # the oracles; disagreements are reduced into tests/data/differential/new/ for review.

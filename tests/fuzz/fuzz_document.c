@@ -1,6 +1,6 @@
 /* fuzz_document.c: libFuzzer harness for the whole load path (§2): JSON or
 ** binary bytes → ob_document_load → an instance → a few frames with every
-** skin.  Any crash, leak, hang or sanitizer report is a bug: bad input must
+** skin, then each animation (cross-faded, one queued) and the draw list.  Any crash, leak, hang or sanitizer report is a bug: bad input must
 ** only ever produce an ob_error.
 **
 ** A structure-aware mutator helps libFuzzer past the JSON syntax: when the
@@ -32,6 +32,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             ob_instance_set_skin(inst, s);
             ob_instance_advance(inst, 1.0 / 60);
             ob_instance_advance(inst, 0.25);
+        }
+        /* §5/§6: up to four animations on track 0, cross-faded into each other, the next
+        ** one queued on track 1, so timelines, mixing and the constraints they key run */
+        int anims = ob_document_animation_count(doc);
+        for (int a = 0; a < anims && a < 4; a++) {
+            ob_instance_set_animation(inst, 0, a, a & 1, 0.1);
+            if (anims > 1) ob_instance_add_animation(inst, 1, (a + 1) % anims, 0, 0.2, 0.1);
+            for (int f = 0; f < 4; f++) ob_instance_advance(inst, f == 2 ? 0.3 : 1.0 / 30);
+            ob_instance_draw(inst);
         }
         ob_instance_free(inst);
     }
