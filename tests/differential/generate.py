@@ -22,10 +22,10 @@ import random
 from typing import Any, Dict, List, Optional, Tuple
 
 INHERIT = ["normal", "onlyTranslation", "noRotation", "noScale", "noRotationOrReflection", "noScaleOrReflection"]
-KEY_INHERIT = ["normal", "onlyTranslation", "noRotation", "noScale"]
+KEY_INHERIT = ["normal", "onlyTranslation", "noRotation", "noScale"] * 2 + ["noRotationOrReflection", "noScaleOrReflection"]
 BONE_PROPS = ["rotation", "x", "y", "scaleX", "scaleY", "shearX", "shearY"]
 BLENDS = ["normal", "additive", "multiply", "screen"]
-STEP_DTS = [1 / 60, 1 / 60, 1 / 30, 0.0137, 0.1, 0.25, 0.0, 0.5, 1 / 24]
+STEP_DTS = [1 / 60, 1 / 60, 1 / 30, 0.0137, 0.1, 0.25, 0.0, 0.5, 1 / 24, 1.5]
 
 
 def _r(rng, lo, hi, nd=3):
@@ -188,10 +188,13 @@ class Generator:
                     frames.append(fr)
                 a.update(frames=frames, fps=rng.choice([0, 5, 10, 12, 24, 30]),
                          mode=rng.choice(["loop", "once", "pingPong", "holdLast"]), offset=rng.randint(-3, 3))
+                if rng.random() < 0.15:
+                    a["input"] = rng.choice(["in0", "in1", "no_such_input"])  # §8.6 a number input's default
         elif kind == "mesh":
             n = rng.randint(3, 8)
             verts = self.polygon(n)
-            a.update(image=rng.choice(image_ids), uvs=[round(rng.uniform(0, 1), 3) for _ in range(2 * n)],
+            a.update(image=rng.choice(image_ids),
+                     uvs=[round(rng.uniform(0, 1), 3) for _ in range(2 * n - (2 if rng.random() < 0.05 else 0))],
                      triangles=[i for t in range(1, n - 1) for i in (0, t, t + 1)], vertices=verts, hull=n)
             if rng.random() < 0.5:
                 a["weights"] = self.weights(verts, bone_ids)
@@ -252,7 +255,8 @@ class Generator:
                     a[k] = opt[k]()
             a.setdefault("maxParticles", rng.choice([5, 12, 30]))
         elif kind == "text":
-            a.update(text=rng.choice(["hello", "a {{b}} c", "", "score"]), x=self.ox, y=self.oy,
+            a.update(text=rng.choice(["hello", "a {{b}} c", "", "score", "{level}", "{level:0.0#}x", "{missing}",
+                                      "{count:#,##0}"]), x=self.ox, y=self.oy,
                      rotation=_r(rng, -90, 90), width=rng.choice([40, 80]), height=rng.choice([12, 20]),
                      size=12, color=_hex(rng))
         return a
@@ -408,6 +412,14 @@ class Generator:
                     c["fps"] = rng.choice([60, 30, 24, 0, 120])
                 sk.setdefault("physics", []).append(c)
         cons = [c for k in ("ik", "transform", "path", "physics") for c in sk.get(k) or []]
+        for c in cons:  # §7: missing bones are left out, a missing target skips the constraint
+            if rng.random() < 0.04:
+                if "bones" in c:
+                    c["bones"] = c["bones"] + ["no_such_bone"]
+                else:
+                    c["bone"] = "no_such_bone"
+            elif rng.random() < 0.03 and "target" in c:
+                c["target"] = "no_such_target"
         if cons and rng.random() < 0.4:
             for c in cons:
                 if rng.random() < 0.6:
@@ -430,7 +442,8 @@ class Generator:
     def keys(self, duration, value):
         rng = self.rng
         n = rng.choice([1, 2, 2, 3, 3, 4])
-        times = sorted(round(rng.uniform(0, duration), 3) for _ in range(n))
+        lo, hi = (-0.2, duration + 0.3) if rng.random() < 0.1 else (0, duration)  # keys outside [0, d] too
+        times = sorted(round(rng.uniform(lo, hi), 3) for _ in range(n))
         if n > 1 and rng.random() < 0.3:
             times[0] = 0.0
         if n > 2 and rng.random() < 0.1:
@@ -560,6 +573,8 @@ class Generator:
             for _ in range(rng.randint(0, 2 + 3 * self.size)):
                 tl = self.timeline(sk, span)
                 if tl is not None:
+                    if rng.random() < 0.03 and tl["target"] != "drawOrder":
+                        tl["id"] = "no_such_target"  # §5: a timeline whose target is missing is skipped
                     tls.append(tl)
             a: Dict[str, Any] = {"id": "a%d" % i, "name": "anim%d" % i, "duration": dur, "timelines": tls}
             if events and rng.random() < 0.6:
@@ -568,8 +583,15 @@ class Generator:
                 for k in a["events"]:
                     if rng.random() < 0.3:
                         k["float"] = _r(rng, -1, 1)
+                    if rng.random() < 0.2:
+                        k["int"] = rng.randint(-9, 9)
+                    if rng.random() < 0.2:
+                        k["string"] = rng.choice(["", "x", "key string"])
             if sounds and rng.random() < 0.6:
-                a["audio"] = [{"time": round(rng.uniform(0, span), 3), "sound": "snd0"}]
+                a["audio"] = [{"time": round(rng.uniform(0, span), 3), "sound": rng.choice(["snd0", "blip", "as0"])}]
+                for f, v in (("volume", _r(rng, 0, 1)), ("rate", rng.choice([0.5, 2])), ("loop", rng.random() < 0.5)):
+                    if rng.random() < 0.3:
+                        a["audio"][0][f] = v
             anims.append(a)
         doc["animations"] = anims
         # §7.5 sliders
@@ -584,9 +606,7 @@ class Generator:
                     if rng.random() < 0.6:
                         s["property"] = rng.choice(BONE_PROPS)
                 else:
-                    s["input"] = "in0"
-                    doc["stateMachines"] = [{"id": "m0", "name": "machine", "layers": [], "inputs": [
-                        {"id": "in0", "name": "level", "type": "number", "default": _r(rng, -20, 60)}]}]
+                    s["input"] = rng.choice(["in0", "in1"])
                 if rng.random() < 0.4:
                     s["timeFrom"] = _r(rng, 0, 0.5)
                 if rng.random() < 0.4:
@@ -599,11 +619,17 @@ class Generator:
 
     # ------------------------------------------------------------ documents
     def document(self) -> Dict[str, Any]:
+        rng = self.rng
         sk = self.skeleton()
         doc: Dict[str, Any] = {"format": "openbone", "version": 1, "name": "gen%d" % self.seed, "width": 400,
                                "height": 400, "fps": 30, "images": self.images_, "skeleton": sk}
         if self.atlas is not None:
             doc["atlas"] = self.atlas
+        if rng.random() < 0.4:  # inputs that sliders, sequences and text templates read (no layers: never run)
+            doc["stateMachines"] = [{"id": "m0", "name": "machine", "layers": [], "inputs": [
+                {"id": "in0", "name": "level", "type": "number", "default": _r(rng, -20, 60)},
+                {"id": "in1", "name": "count", "type": rng.choice(["number", "bool", "string"]),
+                 "default": rng.choice([3, 12345.5, True, "7", "x"])}]}]
         self.animations(doc)
         return doc
 
