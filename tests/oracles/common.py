@@ -8,6 +8,8 @@ point-in-polygon test, and the write / ``--check`` loop of the expected-file gen
 
 from __future__ import annotations
 
+import copy
+import json
 import math
 import os
 import struct
@@ -332,8 +334,44 @@ def atlas_uv(region: Dict[str, Any], page: Dict[str, Any], u: float, v: float):
 
 
 # ---------------------------------------------------------------------------
-# expected-file generators
+# §2 documents, FORMAT.md case files, expected-file generators
 # ---------------------------------------------------------------------------
+
+def load_document(src) -> Dict[str, Any]:
+    """Parse (str / bytes / dict) and apply the §2 checks the oracles need."""
+    if isinstance(src, dict):
+        doc = copy.deepcopy(src)
+    else:
+        if isinstance(src, (bytes, bytearray)):
+            src = src.decode("utf-8")
+        doc = json.loads(src)
+    if not isinstance(doc, dict) or doc.get("format") != "openbone":
+        raise ValueError("not an openbone document")
+    version = doc.get("version")
+    if isinstance(version, (int, float)) and version > 1:
+        raise ValueError("unsupported version %r" % (version,))
+    return doc
+
+
+def load_path(path: str) -> Dict[str, Any]:
+    if path.endswith(".obonb"):
+        raise Unsupported("binary documents are not implemented by the oracles")
+    with open(path, "rb") as f:
+        return load_document(f.read())
+
+
+def run_case_file(path: str, run_case: Callable[[Dict[str, Any], Dict[str, Any]], Dict[str, Any]]) -> Dict[str, Any]:
+    """Samples for every case of a case file (FORMAT.md sample-file shape), ``document``
+    resolved relative to the case file."""
+    with open(path, encoding="utf-8") as f:
+        cases = json.load(f)
+    doc = load_path(os.path.join(os.path.dirname(os.path.abspath(path)), cases["document"]))
+    return {"document": cases["document"], "cases": [run_case(doc, c) for c in cases.get("cases") or []]}
+
+
+def dumps_indented(samples) -> str:
+    return json.dumps(samples, indent=1) + "\n"
+
 
 def expected_path(case_path: str) -> str:
     """conformance/cases/X.json -> conformance/expected/X.json."""

@@ -27,14 +27,13 @@ timelines, deform keys, state machines.
 
 from __future__ import annotations
 
-import json
 import math
-import os
 import sys
 from typing import Any, Dict, List, Optional
 
 from . import base
 from .base import bone_world
+from . import common
 from .common import (DEG, IDENTITY, RAD, Unsupported, apply, clamp, f32, find_animation, invert,  # noqa: F401
                      local_time, multiply, sample_number, sample_step, skin_attachment, wrap_deg)
 from .common import num as _n
@@ -701,43 +700,22 @@ def run_case(doc, case):
     tracks = []
     for t in case.get("tracks") or []:
         tracks = [Track(find_animation(doc, t["animation"]), bool(t.get("loop", False)))]
-    skin = case.get("skin")
-    if skin is not None:
-        inst.set_skin(skin)
-    samples = []
-    if case.get("setup"):
-        if skin is not None:
-            inst.set_to_setup_pose()
-            inst.update_world_transform()
-        samples.append(inst.sample(0, 0.0))
-        return {"name": case.get("name"), "samples": samples}
-    time = 0.0
-    step = 0
-    for group in case.get("steps") or []:
-        for action in group.get("actions") or []:
-            inst.set_skin(action["setSkin"])
-        dt = float(group.get("dt", 0))
-        for _ in range(int(group.get("repeat", 1))):
-            for tr in tracks:  # §6 update: time += dt·speed
-                tr.time += dt
-            inst.set_to_setup_pose()
-            for tr in tracks:  # §6 apply (alpha 1, no mixing)
-                apply_animation_alpha1(inst, tr.anim, local_time(tr.anim, tr.time, tr.loop))
-            if dt > 0:
-                inst.clock += dt
-                inst.pending += dt
-            inst.update_world_transform()
-            time += dt
-            step += 1
-            samples.append(inst.sample(step, time))
-    return {"name": case.get("name"), "samples": samples}
+
+    def advance(dt):
+        for tr in tracks:  # §6 update: time += dt·speed
+            tr.time += dt
+        inst.set_to_setup_pose()
+        for tr in tracks:  # §6 apply (alpha 1, no mixing)
+            apply_animation_alpha1(inst, tr.anim, local_time(tr.anim, tr.time, tr.loop))
+        if dt > 0:
+            inst.clock += dt
+            inst.pending += dt
+        inst.update_world_transform()
+    return base.drive(inst, case, advance)
 
 
 def run_case_file(path):
-    with open(path, encoding="utf-8") as f:
-        cases = json.load(f)
-    doc = base.load_path(os.path.join(os.path.dirname(os.path.abspath(path)), cases["document"]))
-    return {"document": cases["document"], "cases": [run_case(doc, c) for c in cases.get("cases") or []]}
+    return common.run_case_file(path, run_case)
 
 
 def main(argv=None):

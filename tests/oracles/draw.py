@@ -18,13 +18,11 @@ and ``openbone._core.format_template`` (tests/test_jsnum.py) for §8.9 templates
 
 from __future__ import annotations
 
-import json
 import math
-import os
 import sys
 from typing import Any, Dict, List, Optional
 
-from . import base
+from . import base, common
 from .common import (DEG, Unsupported, apply, atlas_uv, f32, hex_or, num_out,  # noqa: F401
                      point_in_polygon, skin_attachment)
 from .common import num as _n
@@ -517,44 +515,26 @@ def run_case(doc, case):
             raise Unsupported(k)
     inst = base.Instance(doc)
     overrides: Dict[str, Optional[str]] = {}
-    if case.get("skin") is not None:
-        inst.set_skin(case["skin"])
-    samples = []
-    if case.get("setup"):
-        if case.get("skin") is not None:
-            inst.set_to_setup_pose()
-            inst.update_world_transform()
-        samples.append(sample(inst, 0, 0.0, case, overrides))
-        return {"name": case.get("name"), "samples": samples}
-    time, step = 0.0, 0
-    for group in case.get("steps") or []:
-        for action in group.get("actions") or []:
-            (k, a), = action.items()
-            if k == "setSkin":
-                inst.set_skin(a)
-            elif k == "setText":
-                slot = next((s for s in inst.slots if s.name == a[0]), None) or \
-                    next((s for s in inst.slots if s.id == a[0]), None)
-                if slot is not None:
-                    if a[1] is None:
-                        overrides.pop(slot.name, None)
-                    else:
-                        overrides[slot.name] = a[1]
-            else:
-                raise Unsupported("action %r" % k)
-        for _ in range(int(group.get("repeat", 1))):
-            inst.advance(float(group["dt"]))
-            time += float(group["dt"])
-            step += 1
-            samples.append(sample(inst, step, time, case, overrides))
-    return {"name": case.get("name"), "samples": samples}
+
+    def action(k, a):
+        if k == "setSkin":
+            inst.set_skin(a)
+        elif k == "setText":
+            slot = next((s for s in inst.slots if s.name == a[0]), None) or \
+                next((s for s in inst.slots if s.id == a[0]), None)
+            if slot is not None:
+                if a[1] is None:
+                    overrides.pop(slot.name, None)
+                else:
+                    overrides[slot.name] = a[1]
+        else:
+            raise Unsupported("action %r" % k)
+    return base.drive(inst, case, sample=lambda step, time: sample(inst, step, time, case, overrides),
+                      action=action)
 
 
 def run_case_file(path):
-    with open(path, encoding="utf-8") as f:
-        cases = json.load(f)
-    doc = base.load_path(os.path.join(os.path.dirname(os.path.abspath(path)), cases["document"]))
-    return {"document": cases["document"], "cases": [run_case(doc, c) for c in cases.get("cases") or []]}
+    return common.run_case_file(path, run_case)
 
 
 def dumps(samples) -> str:

@@ -23,13 +23,11 @@ actions.
 
 from __future__ import annotations
 
-import json
 import math
-import os
 from typing import Any, Dict, List, Optional
 
-from . import anim, base, constraint, draw, particle
-from .common import Unsupported, animation_duration, clamp, find_animation, js_or, num, num_out, wrap_deg
+from . import anim, base, common, constraint, draw, particle
+from .common import Unsupported, animation_duration, clamp, js_or, num, num_out, wrap_deg
 
 BONE_PROPS = anim.BONE_PROPS
 
@@ -182,11 +180,13 @@ class FullInstance(constraint.Instance, particle.ParticleInstance):
 # ---------------------------------------------------------------------------
 
 class Player:
-    """One case's instance: §3 advance(dt) without a state machine."""
+    """One case's instance: §3 advance(dt) without a state machine (driven by anim.run_case)."""
 
-    def __init__(self, doc):
+    def __init__(self, doc, case=None):
         self.inst = FullInstance(doc)
         self.doc = self.inst._doc
+        self.state = self.inst.state
+        self.case = case or {}
         self.ids: Dict[str, str] = {}
 
     def advance(self, dt: float):
@@ -198,18 +198,28 @@ class Player:
             inst.clock += dt
             inst.pending += dt
             inst.particle_pending += dt
-        inst.update_world_transform()    # §3.2 sliders → bones → constraints
+        inst.update_world_transform()    # §3.2 sliders → bones → constraints → particles
         ev, inst.state.events = inst.state.events, []
         cmds, inst.state.audio.commands = inst.state.audio.commands, []
         return ev, cmds
 
-    def sample(self, step, time, ev=(), cmds=(), case=None):
+    def action(self, kind, a):
+        if kind == "setSkin":
+            self.inst.set_skin(a)
+        elif kind == "setEmitter":
+            self.inst.set_emitter(a[0], a[1])
+        elif kind == "emitParticles":
+            self.inst.emit_particles(a[0], a[1])
+        else:
+            raise Unsupported("action %r" % kind)
+
+    def sample(self, step, time, ev=(), cmds=()):
         inst = self.inst
         s = {"step": step, "time": num_out(time), **inst.skeleton_sample(),
              "draw": draw.rounded(draw.draw_list(inst)), "events": anim.events_sample(ev),
              "audio": anim.audio_sample(cmds, self.ids), "states": []}
-        if case and case.get("bounds"):
-            s["bounds"] = draw.bounds(inst, case.get("queries") or [])
+        if self.case.get("bounds"):
+            s["bounds"] = draw.bounds(inst, self.case.get("queries") or [])
         return s
 
 
@@ -230,49 +240,16 @@ def run_case(doc, case) -> Dict[str, Any]:
     why = case_supported(case)
     if why:
         raise Unsupported("case %r uses %s" % (case.get("name"), why))
-    p = Player(doc)
-    doc = p.doc
-    st = p.inst.state
+    p = Player(doc, case)
     if case.get("skin") is not None:
         p.inst.set_skin(case["skin"])
     if case.get("setup"):
-        if case.get("skin") is not None:
+        if case.get("skin") is not None:  # FORMAT.md: with a skin the runner re-poses
             p.inst.set_to_setup_pose()
             p.inst.update_world_transform()
-        return {"name": case.get("name"), "samples": [p.sample(0, 0.0, case=case)]}
-    for t in case.get("tracks") or []:
-        st.set_animation(t.get("track", 0), find_animation(doc, t["animation"]), bool(t.get("loop", False)), 0)
-    for q in case.get("queue") or []:
-        st.add_animation(q.get("track", 0), find_animation(doc, q["animation"]), bool(q.get("loop", False)),
-                         q.get("delay", 0), q.get("mix", 0.2))
-    samples = []
-    step, time = 0, 0.0
-    for g in case.get("steps") or []:
-        for action in g.get("actions") or []:
-            (kind, a), = action.items()
-            if kind == "setSkin":
-                p.inst.set_skin(a)
-            elif kind == "setEmitter":
-                p.inst.set_emitter(a[0], a[1])
-            elif kind == "emitParticles":
-                p.inst.emit_particles(a[0], a[1])
-            elif kind == "setAnimation":
-                st.set_animation(a.get("track", 0), find_animation(doc, a["animation"]),
-                                 bool(a.get("loop", False)), a.get("mix", 0.2))
-            else:
-                st.add_animation(a.get("track", 0), find_animation(doc, a["animation"]),
-                                 bool(a.get("loop", False)), a.get("delay", 0), a.get("mix", 0.2))
-        dt = float(g["dt"])
-        for _ in range(int(g.get("repeat", 1))):
-            ev, cmds = p.advance(dt)
-            time += dt  # §12: summed exactly as given
-            step += 1
-            samples.append(p.sample(step, time, ev, cmds, case))
-    return {"name": case.get("name"), "samples": samples}
+        return {"name": case.get("name"), "samples": [p.sample(0, 0.0)]}
+    return anim.run_case(p.doc, case, p)
 
 
-def run_case_file(path) -> Dict[str, Any]:
-    with open(path, encoding="utf-8") as f:
-        cases = json.load(f)
-    doc = base.load_path(os.path.join(os.path.dirname(os.path.abspath(path)), cases["document"]))
-    return {"document": cases["document"], "cases": [run_case(doc, c) for c in cases.get("cases") or []]}
+def run_case_file(path):
+    return common.run_case_file(path, run_case)
