@@ -112,7 +112,15 @@ def test_generator_covers_the_features():
                         seen["curve:%s" % (cv or "linear")] += 1
             seen["events"] += bool(an.get("events"))
             seen["audio keys"] += bool(an.get("audio"))
+        for m in doc.get("stateMachines") or []:
+            seen["machine layers"] += bool(m.get("layers"))
+            seen["listeners"] += bool(m.get("listeners"))
+            seen["bindings"] += bool(m.get("bindings"))
+            for ly in m.get("layers") or []:
+                for st in ly["states"]:
+                    seen["state:" + st["type"]] += 1
         for c in cf["cases"]:
+            seen["stateMachine case"] += bool(c.get("stateMachine"))
             seen["queue"] += bool(c.get("queue"))
             seen["bounds"] += bool(c.get("bounds"))
             for g in c.get("steps") or []:
@@ -121,7 +129,8 @@ def test_generator_covers_the_features():
     want = (["inherit:" + m for m in generate.INHERIT] + ["negative scale", "shear", "ik", "transform", "path",
             "physics", "sliders", "slider:additive", "slider:input", "skin bones", "skin constraints", "weighted",
             "linked mesh", "atlas", "bezier", "overshooting bezier", "curve:stepped", "curve:linear", "events",
-            "audio keys", "queue", "bounds"]
+            "audio keys", "queue", "bounds", "machine layers", "listeners", "bindings", "stateMachine case",
+            "state:animation", "state:blend1d", "state:exit"]
             + ["transform:%s/%s" % (a, b) for a in ("local", "world") for b in ("relative", "absolute")]
             + ["attachment:" + k for k in ("region", "mesh", "boundingBox", "clipping", "path", "point", "shape",
                                            "sequence", "text", "particles")]
@@ -133,7 +142,8 @@ def test_generator_covers_the_features():
             + ["timeline:physics." + p for p in ("mix", "inertia", "strength", "damping", "mass", "gravity", "wind")]
             + ["timeline:" + t for t in ("deform.offsets", "sequence.frame", "drawOrder.order", "particles.emitting",
                                          "particles.rate")]
-            + ["action:" + a for a in ("setSkin", "setAnimation", "addAnimation", "setEmitter", "emitParticles")])
+            + ["action:" + a for a in ("setSkin", "setAnimation", "addAnimation", "setEmitter", "emitParticles",
+                                       "setInput", "fire", "pointer")])
     missing = [w for w in want if not seen[w]]
     assert not missing, missing
 

@@ -2,7 +2,8 @@
 
 * ``runtime_case(doc, case)``: the C core through ``openbone.conformance.run_case`` (the same
   code path as ``openbone conformance run``), samples as FORMAT.md writes them;
-* ``oracle_case(doc, case)``: ``oracles.full.run_case`` (pure Python, from the spec text);
+* ``oracle_case(doc, case)``: ``oracles.full.run_case`` (pure Python, from the spec text), or
+  ``oracles.sm.run_case`` for a state-machine case;
 * ``compare(exp, act)``: every difference beyond the §1 tolerances, with the allowance both
   sides' 4-decimal rounding needs (FORMAT.md: the reference is rounded; here the runtime's
   numbers are rounded too, so two roundings of up to 5e-5 each);
@@ -21,7 +22,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 import openbone
 from openbone import conformance as rt_conformance
 
-from oracles import full
+from oracles import full, sm
 from oracles.common import Unsupported
 
 COLOR = 1 / 255
@@ -42,6 +43,8 @@ def runtime_case(doc: Dict[str, Any], case: Dict[str, Any], document=None) -> Di
 
 
 def oracle_case(doc: Dict[str, Any], case: Dict[str, Any]) -> Dict[str, Any]:
+    if case.get("stateMachine") is not None:
+        return sm.run_case(doc, case)  # §9: the state-machine oracle (no constraints, nothing drawn)
     return full.run_case(doc, case)
 
 

@@ -10,7 +10,10 @@ transform / path / physics constraints with custom orders and reference scales; 
 (bone- and input-driven, additive, looping); animations with every timeline target and curve
 kind (linear, stepped, beziers whose handles overshoot), events and audio keys.  Cases: the
 setup pose per skin, and animation cases with tracks, queues, setAnimation / addAnimation /
-setSkin actions and irregular steps.
+setSkin / setEmitter / emitParticles actions, bounds queries and irregular steps.  About one
+seed in seven gives a state-machine document instead (``machine_document``: inputs, layers,
+transitions, listeners, bindings; cases with setInput / fire / pointer actions) for the §9
+oracle, which poses bones only (no constraints, nothing drawn there).
 
 ``size`` (default: drawn per seed) scales the number of bones, slots and timelines.
 """
@@ -716,9 +719,178 @@ class Generator:
             cases.append(c)
         return {"document": "doc.obone", "cases": cases}
 
+    # ------------------------------------------------------------ state machines (§9)
+    def machine_document(self) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+        """A rig driven by a state machine: inputs of every type, layers of animation / blend1d /
+        exit states with onComplete, sounds and inputs on enter, transitions with conditions,
+        exit times and cross-fades, listeners on bounding boxes (pointer events), bindings on
+        bones and slots.  No constraints and nothing drawn (the §9 oracle poses bones only)."""
+        rng = self.rng
+        bones = self.bones()
+        self.bone_ids = [b["id"] for b in bones]
+        slots, atts = [], {}
+        self.slot_atts = {}
+        for i in range(rng.randint(0, 3)):
+            s = {"id": "s%d" % i, "name": "s%d" % i, "bone": rng.choice(self.bone_ids)}
+            if rng.random() < 0.5:
+                s["color"] = _hex(rng)
+            a = {}
+            for j in range(rng.randint(0, 2)):
+                self.ox = self.oy = 0.0
+                a["box%d" % j] = {"type": "boundingBox", "vertices": self.polygon(rng.randint(3, 6), 60)}
+            if a:
+                atts[s["id"]] = a
+                if rng.random() < 0.8:
+                    s["attachment"] = rng.choice(sorted(a))
+            self.slot_atts[s["id"]] = dict(a)
+            slots.append(s)
+        sk = {"bones": bones, "slots": slots, "skins": [{"id": "skin_default", "name": "default", "attachments": atts}]}
+        doc: Dict[str, Any] = {"format": "openbone", "version": 1, "name": "sm%d" % self.seed, "width": 400,
+                               "height": 400, "fps": 30, "skeleton": sk}
+        self.animations(doc)
+        sk.pop("sliders", None)
+        doc.pop("stateMachines", None)
+        for an in doc["animations"]:  # nothing drawn, nothing constrained: keep bone / slot / drawOrder keys
+            an["timelines"] = [t for t in an["timelines"] if t["target"] in ("bone", "drawOrder")
+                               or (t["target"] == "slot" and t["property"] != "attachment")]
+            if slots and rng.random() < 0.4:
+                s = rng.choice(slots)
+                names = sorted(self.slot_atts[s["id"]]) + [None]
+                an["timelines"].append({"target": "slot", "id": s["id"], "property": "attachment",
+                                        "keys": self.keys(an["duration"] or 1, lambda: rng.choice(names))})
+        anim_ids = [a["id"] for a in doc["animations"]]
+        inputs = [{"id": "i_on", "name": "on", "type": "bool", "default": rng.random() < 0.5},
+                  {"id": "i_level", "name": "level", "type": "number", "default": _r(rng, -1, 2)},
+                  {"id": "i_mode", "name": "mode", "type": "string", "default": rng.choice(["a", "b", ""])},
+                  {"id": "i_go", "name": "go", "type": "trigger"}]
+        sounds = [x["id"] for x in (doc.get("audio") or {}).get("sounds") or []]
+
+        def condition():
+            i = inputs[3] if rng.random() < 0.35 else rng.choice(inputs)
+            if i["type"] == "trigger":
+                return {"input": i["id"]}
+            if i["type"] == "bool":
+                return {"input": i["id"], "op": rng.choice(["==", "!="]), "value": rng.random() < 0.5}
+            if i["type"] == "string":
+                return {"input": i["id"], "op": rng.choice(["==", "!="]), "value": rng.choice(["a", "b"])}
+            return {"input": i["id"], "op": rng.choice(["==", "!=", ">", "<", ">=", "<="]),
+                    "value": rng.choice([0, 0.5, 1, _r(rng, -1, 2)])}
+
+        layers = []
+        for li in range(rng.choice([1, 1, 2])):
+            states = []
+            for si in range(rng.randint(2, 5)):
+                st: Dict[str, Any] = {"id": "L%dS%d" % (li, si), "name": "state %d.%d" % (li, si)}
+                kind = rng.choice(["animation"] * 4 + ["blend1d", "exit"]) if si else "animation"
+                st["type"] = kind
+                if kind == "animation":
+                    st["animation"] = rng.choice(anim_ids)
+                elif kind == "blend1d":
+                    st["input"] = "i_level"
+                    st["entries"] = [{"value": v, "animation": rng.choice(anim_ids)}
+                                     for v in sorted(_r(rng, -1, 2) for _ in range(rng.randint(1, 3)))]
+                if kind != "exit":
+                    if rng.random() < 0.5:
+                        st["loop"] = rng.random() < 0.6
+                    if rng.random() < 0.3:
+                        st["speed"] = rng.choice([0.5, 2, 1.5])
+                    if rng.random() < 0.2:
+                        st["inputs"] = [{"input": "i_level", "value": _r(rng, -1, 2)}]
+                    if sounds and rng.random() < 0.3:
+                        st["sounds"] = [{"sound": sounds[0], "on": rng.choice(["enter", "exit"]),
+                                         "action": rng.choice(["play", "stop"])}]
+                states.append(st)
+            ids = [x["id"] for x in states]
+            for st in states:
+                if st["type"] != "exit" and rng.random() < 0.3:
+                    st["onComplete"] = rng.choice(ids)
+            trans = []
+            for _ in range(rng.randint(len(states), 3 * len(states))):
+                t: Dict[str, Any] = {"from": rng.choice(ids + ["@any"]), "to": rng.choice(ids),
+                                     "conditions": [condition() for _ in range(rng.choice([0, 0, 1, 1, 2]))]}
+                if rng.random() < 0.5:
+                    t["duration"] = rng.choice([0, 0.1, 0.25, 0.5])
+                if rng.random() < 0.3:
+                    t["exitTime"] = rng.choice([None, 0.5, 1, 0])
+                trans.append(t)
+            layers.append({"id": "L%d" % li, "name": "layer %d" % li, "entry": ids[0], "states": states,
+                           "transitions": trans})
+        machine: Dict[str, Any] = {"id": "m0", "name": "machine", "inputs": inputs, "layers": layers}
+        bindings = []
+        for bi in range(rng.choice([0, 0, 1, 2])):
+            if slots and rng.random() < 0.4:
+                s = rng.choice(slots)
+                if rng.random() < 0.5:
+                    bindings.append({"id": "bd%d" % bi, "input": rng.choice(["i_level", "i_on"]), "object": "slot",
+                                     "target": s["id"], "property": "alpha", "inMin": 0, "inMax": 1,
+                                     "outMin": 0, "outMax": 1})
+                else:
+                    bindings.append({"id": "bd%d" % bi, "input": "i_level", "object": "slot", "target": s["id"],
+                                     "property": "color", "inMin": 0, "inMax": 1, "outMin": _hex(rng), "outMax": _hex(rng)})
+            else:
+                bindings.append({"id": "bd%d" % bi, "input": rng.choice(["i_level", "i_on"]), "object": "bone",
+                                 "target": rng.choice(self.bone_ids), "property": rng.choice(BONE_PROPS),
+                                 "inMin": rng.choice([0, -1]), "inMax": rng.choice([1, 2, 0]),
+                                 "outMin": _r(rng, -50, 50), "outMax": _r(rng, -50, 50)})
+        if bindings:
+            machine["bindings"] = bindings
+        listeners = []
+        boxed = [s["id"] for s in slots if self.slot_atts[s["id"]]]
+        for k in range(rng.choice([0, 1, 2, 3])):
+            act = rng.choice(["setInput", "toggleInput", "fireTrigger", "reportEvent", "playSound", "stopSound", "setMute"])
+            if act == "setInput":
+                a = {"type": act, "input": rng.choice(["i_on", "i_level", "i_mode"]), "value": rng.choice([1, 0.25, "b", True])}
+            elif act == "toggleInput":
+                a = {"type": act, "input": "i_on"}
+            elif act == "fireTrigger":
+                a = {"type": act, "input": "i_go"}
+            elif act == "reportEvent" and doc.get("events"):
+                a = {"type": act, "event": doc["events"][0]["id"]}
+            elif act in ("playSound", "stopSound") and sounds:
+                a = {"type": act, "sound": sounds[0]}
+            elif act == "setMute" and sounds:
+                a = {"type": act, "bus": rng.choice(["bus_sfx", None]), "muted": rng.choice([True, False, "toggle"])}
+            else:
+                a = {"type": "setInput", "input": "i_level", "value": 1.5}
+            listeners.append({"id": "li%d" % k, "name": "listener %d" % k,
+                              "slot": rng.choice(boxed + [None]) if boxed else None,
+                              "event": rng.choice(["down", "up", "move", "click", "enter", "exit"]), "actions": [a]})
+        if listeners:
+            machine["listeners"] = listeners
+        doc["stateMachines"] = [machine]
+        cases = []
+        for ci in range(rng.randint(1, 3)):
+            groups = []
+            for _ in range(rng.randint(2, 8)):
+                g: Dict[str, Any] = {"dt": rng.choice(STEP_DTS[:-1])}
+                if rng.random() < 0.5:
+                    g["repeat"] = rng.randint(2, 5)
+                acts = []
+                for _ in range(rng.choice([0, 1, 1, 2])):
+                    c = rng.random()
+                    if c < 0.4:
+                        i = rng.choice(inputs)
+                        v = {"bool": lambda: rng.choice([True, False, "true", "false", 0, 1]),
+                             "number": lambda: rng.choice([_r(rng, -1, 2), "0.5", "abc", True]),
+                             "string": lambda: rng.choice(["a", "b", 3]),
+                             "trigger": lambda: True}[i["type"]]()
+                        acts.append({"setInput": [i["name"], v]})
+                    elif c < 0.7:
+                        acts.append({"fire": "go"})
+                    else:
+                        acts.append({"pointer": [rng.choice(["down", "up", "move"]), _r(rng, -80, 80, 1),
+                                                 _r(rng, -80, 80, 1)]})
+                if acts:
+                    g["actions"] = acts
+                groups.append(g)
+            cases.append({"name": "machine%d" % ci, "stateMachine": "machine", "steps": groups})
+        return doc, {"document": "doc.obone", "cases": cases}
+
 
 def generate(seed: int, size: Optional[int] = None) -> Tuple[Dict[str, Any], Dict[str, Any]]:
     """(document, case file) for one seed."""
     g = Generator(seed, size)
+    if g.rng.random() < 0.15:
+        return g.machine_document()
     doc = g.document()
     return doc, g.cases(doc)
