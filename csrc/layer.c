@@ -408,8 +408,10 @@ static void reach_apply(ob_instance *inst, const ob_reach_def *r)
         int32_t p = inst->doc->bones[r->upper].parent;
         s = r->bend * ob_det_sign(p >= 0 ? inst->world[p] : inst->root);
     } else {
+        /* a straight limb (the cross product rounding's size) bends positive */
         double cross = (ex - px) * (ty - ey) - (ey - py) * (tx - ex);
-        s = cross < 0 ? -1 : 1;
+        double size = hypot(ex - px, ey - py) * hypot(tx - ex, ty - ey);
+        s = cross < -1e-9 * size ? -1 : 1;
     }
     solve_full(inst, r, gx, gy, s);
     if (r->bend == 0 && !lower_within_limit(inst, r->lower)) {
