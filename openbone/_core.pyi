@@ -61,6 +61,8 @@ class Instance:
     def _set_local_pose(self, *args: Any, **kwargs: Any) -> Any: ...  # _set_local_pose(bone, (x, y, rotation, scaleX, scaleY, shearX, shearY)): test hook.
     def _set_placement(self, *args: Any, **kwargs: Any) -> Any: ...  # _set_placement(x, y, scale_x, scale_y).
     def _set_reach(self, *args: Any, **kwargs: Any) -> Any: ...  # _set_reach(upper, lower, tip, space, x, y, offset_space, ox, oy, weight, bend).
+    def _set_slot_attachment(self, *args: Any, **kwargs: Any) -> Any: ...  # _set_slot_attachment(slot, name_id or -1).
+    def _set_slot_color(self, *args: Any, **kwargs: Any) -> Any: ...  # _set_slot_color(slot, (r, g, b, a)).
     def _set_text(self, *args: Any, **kwargs: Any) -> Any: ...  # _set_text(slot_index, text_or_None): §8.9 setText.
     def _skeleton_update(self, *args: Any, **kwargs: Any) -> Any: ...  # _skeleton_update(dt): skeleton.update(dt) alone (test hook).
     @property

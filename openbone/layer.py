@@ -195,6 +195,32 @@ class LayerAPI:
         return [Reach(n(u), n(lo), n(t), n(s), (x, y), n(os_), (ox, oy), w, bend)  # type: ignore[arg-type]
                 for u, lo, t, s, x, y, os_, ox, oy, w, bend in self._reaches()]  # type: ignore[attr-defined]
 
+    # ---- slot state of the current pose ---------------------------------------
+
+    def set_slot_attachment(self, slot: Ref, attachment: Optional[str]) -> None:
+        """Show ``attachment`` (a name, or None for none) in a slot on the current pose: like
+        a key it holds until the next ``set_to_setup_pose`` (``advance`` does one), so set it
+        after the animations were applied (or after ``advance``: the draw list reads it)."""
+        s = self.document.slot_index(slot) if isinstance(slot, str) else slot  # type: ignore[attr-defined]
+        if not isinstance(s, int) or not 0 <= s < len(self.document.slots):  # type: ignore[attr-defined]
+            raise OpenBoneError(f"set_slot_attachment: no slot {slot!r}")
+        a = -1
+        if attachment is not None:
+            a = self._att_name_id(str(attachment))  # type: ignore[attr-defined]
+            if a < 0:
+                raise OpenBoneError(f"set_slot_attachment: no attachment named {attachment!r}")
+        self._set_slot_attachment(s, a)  # type: ignore[attr-defined]
+
+    def set_slot_color(self, slot: Ref, rgba: Sequence[float]) -> None:
+        """Set a slot's colour (r, g, b, a in 0..1) on the current pose (held like a key until
+        the next ``set_to_setup_pose``)."""
+        s = self.document.slot_index(slot) if isinstance(slot, str) else slot  # type: ignore[attr-defined]
+        if not isinstance(s, int) or not 0 <= s < len(self.document.slots):  # type: ignore[attr-defined]
+            raise OpenBoneError(f"set_slot_color: no slot {slot!r}")
+        if len(rgba) != 4:
+            raise OpenBoneError("set_slot_color: expected (r, g, b, a)")
+        self._set_slot_color(s, tuple(_finite(f"set_slot_color[{i}]", v) for i, v in enumerate(rgba)))  # type: ignore[attr-defined]
+
     # ---- placement --------------------------------------------------------
 
     def set_placement(self, x: float = 0.0, y: float = 0.0, scale_x: float = 1.0, scale_y: float = 1.0) -> None:

@@ -168,6 +168,14 @@ int ob_instance_world_vertices(ob_instance *inst);
 ob_status ob_instance_world_vertices_entry(const ob_instance *inst, int i, int *slot, int *attachment,
                                            int *vertex_count, const float **vertices);
 
+/* ---- Host edits of the current pose ------------------------------------ */
+
+/// Sets a slot's attachment by attachment name id (the document's interned
+/// names; −1 = none) or its colour, on the current pose: like a key, it holds
+/// until the next setToSetupPose (so set it after the animations are applied).
+ob_status ob_instance_set_slot_attachment(ob_instance *inst, int slot, int attachment_name);
+ob_status ob_instance_set_slot_color(ob_instance *inst, int slot, const double rgba[4]);
+
 /* ---- The instance layer (layer.c) ------------------------------------- */
 /* Host-driven posing on top of the rig's own animation: every
 ** updateWorldTransform (§3.2), after resetApplied and before the first

@@ -125,7 +125,26 @@ static PyObject *get_placement(obpy_instance *self, void *c)
     return Py_BuildValue("(dddd)", x, y, sx, sy);
 }
 
+static PyObject *set_slot_attachment(obpy_instance *self, PyObject *args)
+{
+    NEED_INST(self);
+    int slot, att;
+    if (!PyArg_ParseTuple(args, "ii", &slot, &att)) return NULL;
+    return status(ob_instance_set_slot_attachment(self->inst, slot, att), "set_slot_attachment");
+}
+
+static PyObject *set_slot_color(obpy_instance *self, PyObject *args)
+{
+    NEED_INST(self);
+    int slot;
+    double c[4];
+    if (!PyArg_ParseTuple(args, "i(dddd)", &slot, &c[0], &c[1], &c[2], &c[3])) return NULL;
+    return status(ob_instance_set_slot_color(self->inst, slot, c), "set_slot_color");
+}
+
 PyMethodDef obpy_layer_methods[] = {
+    {"_set_slot_attachment", (PyCFunction)set_slot_attachment, METH_VARARGS, "_set_slot_attachment(slot, name_id or -1)."},
+    {"_set_slot_color", (PyCFunction)set_slot_color, METH_VARARGS, "_set_slot_color(slot, (r, g, b, a))."},
     {"_set_bone_offset", (PyCFunction)set_bone_offset, METH_VARARGS, "_set_bone_offset(bone, (rot, x, y, sx, sy, shx, shy))."},
     {"_bone_offset", (PyCFunction)bone_offset, METH_O, "_bone_offset(bone) -> (rot, x, y, sx, sy, shx, shy)."},
     {"_set_joint_limit", (PyCFunction)set_joint_limit, METH_VARARGS, "_set_joint_limit(bone, min, max)."},
