@@ -32,8 +32,9 @@ The mapping rules (conformance/NOTES.md "Jabbertoon on rigs"):
 * reach → the layer's reach of that limb: a point (character-local pixels) or a
   spot (+ dx, dy in character heights), in the root bone's frame so it moves
   with the character; the weight blends the two-bone IK with the FK pose.
-* facing (the placement's, ±1) mirrors the whole performance by facing × A
-  (the skeleton placement's scale x).
+* facing (the placement's, ±1) mirrors the whole performance by facing × A:
+  ``char.world`` / ``char.stage_transform`` (the instance stays in the rig's own
+  frame, so the rig's own world-space IK bends are kept).
 * view / mouth / blink / mood → the role map's optional mappings (a skin and
   attachments per view; attachments, colours, a bone offset or an input per
   mouth / blink value; an animation or an input per mood).
@@ -218,6 +219,8 @@ class RigCharacter:
 
     def _channel_sum(self, channels: Mapping[str, float], node: _Node, beyond: Dict[Tuple[str, Optional[int]], List[str]]) -> float:
         r, s, i = node.role, node.side, node.index
+        if i is None and r in CHAIN_SEGMENTS:
+            i = 0   # §8.1: a one-piece chain part is its segment 0 (it reads R#0 too)
         if node.follower:
             keys = [make_key(r, None, i)] + ([make_key(r, s, i)] if s is not None else [])
         else:
@@ -412,7 +415,6 @@ class RigCharacter:
             inst._set_bone_offset(b, (r, x, y, sx, sy, 0.0, 0.0))
         self._offset_bones = set(offsets)
         self._set_reaches(pose.get("reach") or {})
-        inst.set_placement(scale_x=self.facing * self.A)   # §7.2: mirrored by facing × A
 
         if self._machine:
             self._inputs(pose)
@@ -428,6 +430,31 @@ class RigCharacter:
         self._slots(pose)
         inst.skeleton_update(dt)
         inst.update_world_transform()
+
+    # ---- what the stage sees ---------------------------------------------------
+
+    @property
+    def mirror(self) -> int:
+        """§7.2: the art is drawn mirrored by facing × A (−1) or not (+1).  The instance keeps
+        the rig in its own frame (so the rig's own IK, whose bend is a world-space rule (§7.1),
+        is not turned inside out); the mirror is applied to what the stage sees: ``world``,
+        ``stage_transform`` (for draw-list vertices)."""
+        return self.facing * int(self.A)
+
+    @property
+    def stage_transform(self) -> np.ndarray:
+        """The 2×3 affine ``[a b c d x y]`` (§4 layout) from the instance's world coordinates to
+        the character as the stage draws it: x mirrored when ``mirror`` is −1."""
+        return np.array([float(self.mirror), 0.0, 0.0, 1.0, 0.0, 0.0])
+
+    @property
+    def world(self) -> np.ndarray:
+        """The instance's world matrices ``(n_bones, 6)`` as the stage sees them (mirrored by
+        ``mirror``; a copy).  Exact: a mirror only negates."""
+        w = np.array(self.instance.world)
+        if self.mirror < 0:
+            w[:, [0, 1, 4]] *= -1
+        return w
 
     def _loop_time(self, name: str, t: float) -> float:
         a = self.document.animations[self.document.animation_index(name)]
