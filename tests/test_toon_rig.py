@@ -316,5 +316,9 @@ def test_apply_pose_errors():
         char.apply_pose(pose(), 2, facing=0)
     with pytest.raises(openbone.OpenBoneError, match="no animation named"):
         RigCharacter(HERO, base_animation="dance")
+    with pytest.raises(openbone.OpenBoneError, match="head: expected a number, got 'x'"):
+        char.apply_pose(pose(parts={"head": "x"}), 3)
+    char.apply_pose(pose(parts={"head": float("nan")}, dx=float("inf"), reach={"hand:1": {"x": None, "y": 1, "w": 1}}), 3)
+    assert np.isfinite(char.world).all() and char.instance.reaches == []   # not finite: the rest value
     with pytest.raises(openbone.OpenBoneError, match="parts.head: no bone named"):
         RigCharacter(HERO, {"root": "root", "height": 1, "parts": {"head": "skull"}})

@@ -273,3 +273,39 @@ def test_guess_needs_a_document():
     with pytest.raises(openbone.OpenBoneError):
         guess_roles("examples/hero.obone")
     assert isinstance(guess_roles(openbone.load(str(ROOT / "examples" / "hero.obone"))), RoleMap)
+
+
+def test_load_roles_never_fails_other_than_openbone_error(hero):
+    """A small fuzz: every field of a valid map replaced by values of the wrong kinds either loads
+    or raises OpenBoneError (never a TypeError, KeyError, ... or a crash)."""
+    import random
+    rng = random.Random(15)
+    base = minimal(limits={"forearm": {"min": -150, "max": 0}}, views={"front": {"attachments": {"head": None}}},
+                   mouth={"slot": "head", "attachments": [[0, None]]}, moods={"happy": {"animation": "wave"}})
+    junk = [None, True, 0, -1, 1.5, float("inf"), "", "x", "head", [], [1], [[0, 1]], {}, {"bone": 3},
+            {"min": "a"}, {"bone": "head", "weight": None}, [{"bone": []}], {"slot": None, "colors": [[0, 1]]}]
+
+    def paths(d, prefix=()):
+        yield prefix
+        if isinstance(d, dict):
+            for k, v in d.items():
+                yield from paths(v, prefix + (k,))
+        elif isinstance(d, list):
+            for i, v in enumerate(d):
+                yield from paths(v, prefix + (i,))
+    all_paths = [p for p in paths(base) if p]
+    for _ in range(600):
+        d = json.loads(json.dumps(base))
+        for _ in range(rng.randint(1, 3)):
+            p = rng.choice(all_paths)
+            node = d
+            try:
+                for k in p[:-1]:
+                    node = node[k]
+                node[p[-1]] = rng.choice(junk)
+            except (KeyError, IndexError, TypeError):
+                continue
+        try:
+            load_roles(d, hero)
+        except openbone.OpenBoneError:
+            pass

@@ -92,6 +92,19 @@ def _hex_rgba(s: str) -> Tuple[float, float, float, float]:
     return (v[0], v[1], v[2], v[3] if len(v) > 3 else 1.0)
 
 
+def _num(where: str, v: Any, rest: float = 0.0) -> float:
+    """A channel value: a number (bools and None count as rest); a value that is not finite is
+    the rest value too (a motion's NaN, §8.3: nothing sensible to draw); anything else is an
+    OpenBoneError naming the channel."""
+    if v is None or isinstance(v, bool):
+        return rest
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        raise OpenBoneError(f"apply_pose: {where}: expected a number, got {v!r}") from None
+    return f if math.isfinite(f) else rest
+
+
 def _step(steps: List[list], value: float):
     """The value of the last [threshold, value] pair whose threshold ≤ value (else the first)."""
     out = steps[0][1]
@@ -233,19 +246,16 @@ class RigCharacter:
                     keys.append(make_key(r, s, i))
         total = 0.0
         for k in keys:
-            v = channels.get(k)
-            if v is not None:
-                total += float(v)
+            if k in channels:
+                total += _num(k, channels[k])
         if node.last:
             for k in beyond.get((r, None), []) + (beyond.get((r, s), []) if s is not None else []):
                 if parse_key(k)[2] > (i or 0):
-                    total += float(channels[k])
+                    total += _num(k, channels[k])
         for role, f in node.reads.items():
-            v = channels.get(role)
-            if v is not None:
-                total += f * float(v)
-            if s is not None and channels.get(make_key(role, s)) is not None:
-                total += f * float(channels[make_key(role, s)])
+            for k in (role, make_key(role, s) if s is not None else None):
+                if k is not None and k in channels:
+                    total += f * _num(k, channels[k])
         return total
 
     def pose_offsets(self, pose: Mapping[str, Any]) -> Dict[int, List[float]]:
@@ -257,8 +267,13 @@ class RigCharacter:
         def acc(b: int) -> List[float]:
             return out.setdefault(b, [0.0, 0.0, 0.0, 1.0, 1.0])
 
+        if not isinstance(pose, Mapping):
+            raise OpenBoneError(f"apply_pose: expected a pose dict (rt.pose), got {type(pose).__name__}")
         parts = pose.get("parts") or {}
         lifts = pose.get("lift") or {}
+        for name, v in (("parts", parts), ("lift", lifts), ("reach", pose.get("reach") or {})):
+            if not isinstance(v, Mapping):
+                raise OpenBoneError(f"apply_pose: {name}: expected an object, got {type(v).__name__}")
         beyond: Dict[Tuple[str, Optional[int]], List[str]] = {}
         beyond_lift: Dict[Tuple[str, Optional[int]], List[str]] = {}
         for src, dst in ((parts, beyond), (lifts, beyond_lift)):
@@ -281,11 +296,9 @@ class RigCharacter:
                 o[1] += node.lift[0] * lift * k
                 o[2] += node.lift[1] * lift * k
         # §2 root channels on the root bone: dx right, dy down (the channels' y), rot, sx, sy
-        dx, dy = float(pose.get("dx", 0) or 0), float(pose.get("dy", 0) or 0)
-        rot = float(pose.get("rot", 0) or 0)
-        sx, sy = pose.get("sx", 1), pose.get("sy", 1)
-        sx = 1.0 if sx is None else float(sx)
-        sy = 1.0 if sy is None else float(sy)
+        dx, dy = _num("dx", pose.get("dx")), _num("dy", pose.get("dy"))
+        rot = _num("rot", pose.get("rot"))
+        sx, sy = _num("sx", pose.get("sx"), 1.0), _num("sy", pose.get("sy"), 1.0)
         if dx or dy or rot or sx != 1 or sy != 1:
             o = acc(self._root)
             a, b, c, d = self._root_inv
@@ -297,10 +310,10 @@ class RigCharacter:
             o[4] *= sy
         for m in self.roles.mouth:
             if "bone" in m:
-                self._bone_mapping(m, float(pose.get("mouth", 0) or 0), acc)
+                self._bone_mapping(m, _num("mouth", pose.get("mouth")), acc)
         for m in self.roles.blink:
             if "bone" in m:
-                self._bone_mapping(m, float(pose.get("blink", 0) or 0), acc)
+                self._bone_mapping(m, _num("blink", pose.get("blink")), acc)
         return out
 
     def _bone_mapping(self, m: Dict[str, Any], value: float, acc) -> None:
@@ -323,7 +336,7 @@ class RigCharacter:
             limb = self._limbs.get(key)
             if limb is None or not isinstance(r, Mapping):
                 continue   # a limb this rig has no bones for: left as the pose has it (canReach)
-            w = float(r.get("w", 0) or 0)
+            w = _num(f"reach.{key}.w", r.get("w"))
             if not w > 0:
                 continue
             up, lo, tip, bend = limb
@@ -332,7 +345,7 @@ class RigCharacter:
                 spot = self.roles.spot(str(r["spot"]), side)
                 if spot is None:
                     continue   # a spot the rig does not place: this limb cannot reach it
-                ddx, ddy = float(r.get("dx", 0) or 0), float(r.get("dy", 0) or 0)
+                ddx, ddy = _num(f"reach.{key}.dx", r.get("dx")), _num(f"reach.{key}.dy", r.get("dy"))
                 view = self._view or self.roles.view
                 if view != "side":
                     ddx *= side or 1   # §8.4: outward seen head on
@@ -340,9 +353,9 @@ class RigCharacter:
                 inst._set_reach(up, lo, tip, self.document.bone_index(spot.bone), spot.x, spot.y, self._root,
                                 ox, oy, min(w, 1.0), bend)
             else:
-                x, y = float(r["x"]), float(r["y"])
+                x, y = _num(f"reach.{key}.x", r.get("x"), math.nan), _num(f"reach.{key}.y", r.get("y"), math.nan)
                 if not (math.isfinite(x) and math.isfinite(y)):
-                    continue
+                    continue   # no point to reach
                 px, py = self._to_root(x * k, y * k)
                 inst._set_reach(up, lo, tip, self._root, px, py, -1, 0.0, 0.0, min(w, 1.0), bend)
             done.add(up)
@@ -357,7 +370,7 @@ class RigCharacter:
         for slot, att in (self.roles.views.get(view, {}).get("attachments") or {}).items():
             inst.set_slot_attachment(slot, att)
         for name in ("mouth", "blink"):
-            value = float(pose.get(name, 0) or 0)
+            value = _num(name, pose.get(name))
             for m in getattr(self.roles, name):
                 if "attachments" in m:
                     inst.set_slot_attachment(m["slot"], _step(m["attachments"], value))
@@ -369,7 +382,7 @@ class RigCharacter:
         for name in ("mouth", "blink"):
             for m in getattr(self.roles, name):
                 if "input" in m:
-                    inst.set_input(m["input"], float(pose.get(name, 0) or 0))
+                    inst.set_input(m["input"], _num(name, pose.get(name)))
         mood = self._mood
         if mood is not None and "input" in self.roles.moods.get(mood, {}):
             m = self.roles.moods[mood]
@@ -381,6 +394,8 @@ class RigCharacter:
         previous call's): the channels into the instance layer, then the rig's own animation at
         ``t`` and the world update.  ``facing`` (±1) and ``h`` (the stage height fraction) are the
         placement's, when a scene gives them (they persist)."""
+        if not isinstance(pose, Mapping):
+            raise OpenBoneError(f"apply_pose: expected a pose dict (rt.pose), got {type(pose).__name__}")
         t = float(t)
         if not math.isfinite(t) or (self._time is not None and t < self._time):
             raise OpenBoneError(f"apply_pose: time {t!r} is before the previous step ({self._time!r})")
