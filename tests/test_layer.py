@@ -337,3 +337,38 @@ def test_bad_arguments_raise_openbone_error(loads_dict, call, message):
     with pytest.raises(openbone.OpenBoneError, match=message.replace("(", r"\(").replace(")", r"\)")
                        .replace("[", r"\[").replace("]", r"\]")):
         call(inst)
+
+
+def test_random_layers_never_crash_and_stay_finite_for_finite_input():
+    """A stress of the layer on a real rig: random offsets, limits and reaches (any bones, any
+    spaces, extreme values included) over many frames.  Moderate values keep every world finite;
+    extreme ones (1e300 scales) may overflow to inf/NaN but never crash or hang."""
+    import random
+    rng = random.Random(7)
+    doc = openbone.load("examples/hero.obone")
+    n = len(doc.bones)
+    parents = {b.index: doc.bone_index(b.parent) if b.parent is not None else -1 for b in doc.bones}
+    chains = [(parents[parents[b]], parents[b], b) for b in range(n) if parents[b] >= 0 and parents[parents[b]] >= 0]
+    for extreme in (False, True):
+        inst = openbone.Instance(doc)
+        inst.set_animation(0, "walk", loop=True, mix=0)
+        big = (lambda: rng.choice([0.0, 1e-300, 1e300, -1e300, 5e-324])) if extreme else (lambda: rng.uniform(-90, 90))
+        for frame in range(60):
+            b = rng.randrange(n)
+            inst.set_bone_offset(b, rotation=big(), x=big(), y=big(),
+                                 scale_x=rng.choice([1.0, 0.0, -1.0, 2.0]) if not extreme else big(),
+                                 scale_y=rng.choice([1.0, 0.5, -2.0]))
+            if rng.random() < 0.3:
+                lo = rng.uniform(-200, 200)
+                inst.set_joint_limit(rng.randrange(n), lo, lo + rng.uniform(0, 400))
+            if rng.random() < 0.5:
+                up, lo_, tip = rng.choice(chains)
+                inst.set_reach(up, lo_, target=(big(), big()), weight=rng.uniform(-1, 2),
+                               tip=tip if rng.random() < 0.5 else None,
+                               space=rng.choice([None, rng.randrange(n)]), offset=(big(), big()),
+                               offset_space=rng.choice([None, rng.randrange(n)]), bend=rng.choice([-1, 0, 1]))
+            if rng.random() < 0.05:
+                inst.clear_layer()
+            inst.advance(1 / 30)
+            if not extreme:
+                assert np.isfinite(inst.world).all()

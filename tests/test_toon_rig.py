@@ -3,6 +3,7 @@ the runtime is not needed) applied to rigs, checked against values derived by ha
 a part angle turns its bone's world angle by exactly that, a lift moves it by the scaled pixels, a
 reach puts the tip on the target within 1e-6 and half-way in angle at w = 0.5, limits clamp,
 facing mirrors world x, and posing depends only on the time, not on the stepping."""
+import functools
 import math
 
 import numpy as np
@@ -39,8 +40,14 @@ def wrap(d):
     return (d + 180) % 360 - 180
 
 
+@functools.lru_cache(maxsize=None)
+def spine_doc(name):
+    """Imported once per run (documents are immutable)."""
+    return openbone.import_skeleton_json(str(reference("spine", "skeletons", name + ".json")))
+
+
 def spineboy(**kw):
-    return RigCharacter(str(reference("spine", "skeletons", "spineboy-pro.json")), **kw)
+    return RigCharacter(spine_doc("spineboy-pro"), **kw)
 
 
 # ---- part angles ---------------------------------------------------------------
@@ -52,7 +59,7 @@ def test_set_part_head_turns_the_head_by_exactly_that(rig, head):
     if rig == "hero":
         char = RigCharacter(HERO)
     else:
-        char = RigCharacter(str(reference("spine", "skeletons", f"{rig}-pro.json")))
+        char = RigCharacter(spine_doc(f"{rig}-pro"))
     char.apply_pose(pose(), 0)
     a0 = angle(char, head)
     char.apply_pose(pose(parts={"head": 30}), 0.25)
@@ -145,7 +152,7 @@ def test_joint_limits_clamp():
 def test_chain_reading_rules():
     """§8.1: a chain follower (tail#i, i >= 1) reads only its index channels; the last segment also
     reads the index channels beyond it; a segment spread over several bones turns by the shares."""
-    char = RigCharacter(str(reference("spine", "skeletons", "raptor-pro.json")))
+    char = RigCharacter(spine_doc("raptor-pro"))
     char.apply_pose(pose(), 0)
     rel0 = {i: angle(char, f"tail{i}") for i in range(1, 11)}
 
@@ -260,7 +267,7 @@ def test_mouth_and_blink_attachments():
     assert char.instance.slot_attachments[mouth] == "mouth-oooo"
     char.apply_pose(pose(mouth=0.2), 0.1)
     assert char.instance.slot_attachments[mouth] == "mouth-smile"
-    owl = RigCharacter(str(reference("spine", "skeletons", "owl-pro.json")))
+    owl = RigCharacter(spine_doc("owl-pro"))
     owl.apply_pose(pose(blink=1), 0)
     shown = owl.instance.slot_attachments
     assert shown[owl.document.slot_index("R_eye-closed")] == "R_eye-closed"
@@ -269,7 +276,7 @@ def test_mouth_and_blink_attachments():
 
 
 def test_jaw_opens_with_the_mouth():
-    char = RigCharacter(str(reference("spine", "skeletons", "raptor-pro.json")))
+    char = RigCharacter(spine_doc("raptor-pro"))
     char.apply_pose(pose(), 0)
     a0 = angle(char, "jaw")
     char.apply_pose(pose(mouth=0.5), 0)
@@ -277,7 +284,7 @@ def test_jaw_opens_with_the_mouth():
 
 
 def test_mood_animation_and_view_skin():
-    doc = openbone.import_skeleton_json(str(reference("spine", "skeletons", "goblins-pro.json")))
+    doc = spine_doc("goblins-pro")
     roles = guess_roles(doc).to_dict()
     roles["views"] = {"side": {"skin": "goblin"}, "front": {"skin": "goblingirl"}}
     roles["moods"] = {"walking": {"animation": "walk"}}

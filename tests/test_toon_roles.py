@@ -2,6 +2,7 @@
 rigs and the bundled hero (what "obvious" means is listed per rig below: the bones a person reading
 the names and the hierarchy would pick); load_roles validates with errors naming the place; the
 JSON round-trips; the `openbone toon roles` CLI function prints and checks."""
+import functools
 import json
 
 import pytest
@@ -12,6 +13,7 @@ from openbone.toon.roles import RoleMap, guess_roles, load_roles, parse_key, tok
 from openbone.toon.roles_cli import main as roles_main
 
 
+@functools.lru_cache(maxsize=None)
 def spine(name):
     return openbone.import_skeleton_json(str(reference("spine", "skeletons", name + ".json")))
 
