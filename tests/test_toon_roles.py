@@ -24,6 +24,11 @@ def bone_of(roles, key):
     return bones[0]
 
 
+def assert_parts(roles, expect):
+    """Each role key maps to exactly that one bone."""
+    assert {k: bone_of(roles, k) for k in expect} == expect
+
+
 def all_bones(roles):
     return {b.bone for p in roles.parts.values() for b in p.bones}
 
@@ -54,8 +59,7 @@ def test_guess_spineboy():
               "arm:-1": "rear-upper-arm", "forearm:-1": "rear-bracer",
               "leg:1": "front-thigh", "shin:1": "front-shin", "foot:1": "front-foot",
               "leg:-1": "rear-thigh", "shin:-1": "rear-shin", "foot:-1": "rear-foot"}
-    for k, v in expect.items():
-        assert bone_of(r, k) == v, k
+    assert_parts(r, expect)
     torso = [b for k, p in sorted(r.parts.items()) if k.startswith("torso") for b in r.part_bones(k)]
     assert torso == ["torso", "torso2", "torso3"]
     assert {b for k in r.parts if k.startswith("hair") for b in r.part_bones(k)} == {"hair1", "hair2", "hair3", "hair4"}
@@ -78,8 +82,7 @@ def test_guess_raptor_leaves_the_rider_alone():
               "arm:-1": "back-arm1", "forearm:-1": "back-arm2", "hand:-1": "back-hand",
               "leg:1": "front-leg1", "shin:1": "front-leg2", "foot:1": "front-foot1",
               "leg:-1": "back-leg1", "shin:-1": "back-leg2", "foot:-1": "back-foot1"}
-    for k, v in expect.items():
-        assert bone_of(r, k) == v, k
+    assert_parts(r, expect)
     tail = [b for i in range(4) for b in r.part_bones(f"tail#{i}")]
     assert tail == [f"tail{i}" for i in range(1, 11)]   # the whole tail, root to tip, over 4 segments
     assert sum(b.weight for b in r.parts["tail#0"].bones) == pytest.approx(1)
@@ -95,8 +98,7 @@ def test_guess_hero_pro():
     r = guess_roles(doc)
     check_common(doc, r)
     assert r.root == "root" and r.view == "side"
-    for k, v in {"head": "head", "torso": "body", "hips": "hip", "hair": "hair01"}.items():
-        assert bone_of(r, k) == v, k
+    assert_parts(r, {"head": "head", "torso": "body", "hips": "hip", "hair": "hair01"})
     # the numbered limbs: each limb's three bones on one side, the two limbs on opposite sides
     for kind, names in (("arm", ("upper-arm", "forearm", "hand")), ("leg", ("thigh", "shin", "foot"))):
         roles = ("arm", "forearm", "hand") if kind == "arm" else ("leg", "shin", "foot")
@@ -131,8 +133,7 @@ def test_guess_goblins():
               "arm:1": "right-shoulder", "forearm:1": "right-arm", "hand:1": "right-hand",
               "leg:-1": "left-upper-leg", "shin:-1": "left-lower-leg", "foot:-1": "left-foot",
               "leg:1": "right-upper-leg", "shin:1": "right-lower-leg", "foot:1": "right-foot"}
-    for k, v in expect.items():
-        assert bone_of(r, k) == v, k
+    assert_parts(r, expect)
     assert not {b for b in all_bones(r) if "spear" in b}
     assert r.blink == [{"slot": "eyes", "attachments": [[0, None], [0.5, "eyes-closed"]]}]
 
@@ -147,8 +148,7 @@ def test_guess_bundled_hero():
               "arm:1": "upper_arm_r", "forearm:1": "lower_arm_r", "arm:-1": "upper_arm_l", "forearm:-1": "lower_arm_l",
               "leg:1": "thigh_r", "shin:1": "shin_r", "foot:1": "foot_r",
               "leg:-1": "thigh_l", "shin:-1": "shin_l", "foot:-1": "foot_l"}
-    for k, v in expect.items():
-        assert bone_of(r, k) == v, k
+    assert_parts(r, expect)
     assert "ik_foot_l" not in all_bones(r)
     assert (r.limbs["hand:1"].upper, r.limbs["hand:1"].lower, r.limbs["hand:1"].tip) == ("upper_arm_r", "lower_arm_r", None)
     # the head image's top: head bone at y 172 + the 44 px image (0..42 along it) → 214
