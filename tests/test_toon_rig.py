@@ -314,6 +314,13 @@ def test_posing_depends_on_the_time_not_the_stepping():
     assert np.array_equal(fine, coarse) and np.array_equal(fine, jump)
 
 
+def test_legs_from_the_role_map():
+    assert RigCharacter(HERO).legs == 2
+    assert RigCharacter(spine_doc("owl-pro")).legs == 0
+    quad = {"root": "root", "height": 100, "parts": {f"leg#{i}": "thigh_r" for i in range(4)}}
+    assert RigCharacter(HERO, quad).legs == 4
+
+
 def test_apply_pose_errors():
     char = RigCharacter(HERO)
     char.apply_pose(pose(), 1)

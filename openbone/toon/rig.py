@@ -211,6 +211,16 @@ class RigCharacter:
             self._limbs[key] = (up, bone(limb.lower), bone(limb.tip) if limb.tip else -1, bend)
 
     @property
+    def legs(self) -> int:
+        """How many legs the role map draws (distinct leg nodes: leg:±1 are two, leg#i one each):
+        what a runtime gives gait (§3: 2, 4 or 6 legs; 0 bobs and rolls only)."""
+        legs = set()
+        for node in self._nodes:
+            if node.role == "leg":
+                legs.add((node.side, node.index))
+        return len(legs)
+
+    @property
     def scale(self) -> float:
         """Rig units per channel pixel: height / (1080 · h)."""
         return self.roles.height / (STAGE * self.h)
