@@ -33,8 +33,8 @@ typedef struct ob_layer_state {
     uint8_t *has_offset;         /* per bone */
     int32_t *offset_bones;       /* the bones with an offset (any order) */
     int32_t offset_count;
-    double *limit_min, *limit_max;  /* per bone, degrees from the setup rotation */
-    uint8_t *has_limit;
+    double *limit_min, *limit_max;  /* per bone, degrees from the reference rotation */
+    uint8_t *has_limit;          /* per bone: 0 none, 1 + ob_limit_from */
     int32_t *limit_bones;
     int32_t limit_count;
     ob_layer_reach *reaches;     /* at most one per upper bone: bone_count entries */
@@ -139,15 +139,15 @@ ob_status ob_instance_get_bone_offset(const ob_instance *inst, int bone, ob_bone
     return OB_OK;
 }
 
-ob_status ob_instance_set_joint_limit(ob_instance *inst, int bone, double min, double max)
+ob_status ob_instance_set_joint_limit(ob_instance *inst, int bone, double min, double max, ob_limit_from from)
 {
-    if (!bone_ok(inst, bone) || !isfinite(min) || !isfinite(max) || min > max) return OB_ERR_ARGUMENT;
+    if (!bone_ok(inst, bone) || !isfinite(min) || !isfinite(max) || min > max ||
+        (from != OB_LIMIT_FROM_SETUP && from != OB_LIMIT_FROM_POSE))
+        return OB_ERR_ARGUMENT;
     ob_layer_state *L = layer_get(inst);
     if (!L) return OB_ERR_MEMORY;
-    if (!L->has_limit[bone]) {
-        L->has_limit[bone] = 1;
-        L->limit_bones[L->limit_count++] = bone;
-    }
+    if (!L->has_limit[bone]) L->limit_bones[L->limit_count++] = bone;
+    L->has_limit[bone] = (uint8_t)(1 + from);
     L->limit_min[bone] = min;
     L->limit_max[bone] = max;
     return OB_OK;
@@ -164,11 +164,12 @@ ob_status ob_instance_clear_joint_limit(ob_instance *inst, int bone)
     return OB_OK;
 }
 
-int ob_instance_get_joint_limit(const ob_instance *inst, int bone, double *min, double *max)
+int ob_instance_get_joint_limit(const ob_instance *inst, int bone, double *min, double *max, ob_limit_from *from)
 {
     if (!bone_ok(inst, bone) || !inst->layer || !inst->layer->has_limit[bone]) return 0;
     if (min) *min = inst->layer->limit_min[bone];
     if (max) *max = inst->layer->limit_max[bone];
+    if (from) *from = (ob_limit_from)(inst->layer->has_limit[bone] - 1);
     return 1;
 }
 
@@ -259,19 +260,32 @@ void ob_instance_get_placement(const ob_instance *inst, double *x, double *y, do
 
 /* ---- applying the layer (once per updateWorldTransform) ------------------ */
 
-/* Holds a bone's applied rotation to its limit (degrees from the setup
-** rotation).  The rotation is compared by direction: it is taken to the turn
-** nearest the middle of the range first, so 370 and 10 are alike.  Returns
-** whether it changed (a rotation inside the range keeps its bits). */
+/* A limit's reference rotation: the setup rotation, or the pose's under the
+** layer (the local pose: resetApplied copied it and the layer never writes it). */
+static double limit_ref(const ob_instance *inst, int32_t b)
+{
+    return inst->layer->has_limit[b] == 1 + OB_LIMIT_FROM_POSE ? inst->local[b].rotation
+                                                               : inst->setup_local[b].rotation;
+}
+
+/* The applied rotation's angle from the reference, compared by direction: taken
+** to the turn nearest the middle of the range, so 370 and 10 are alike. */
+static double limit_angle(ob_instance *inst, int32_t b, double ref)
+{
+    const ob_layer_state *L = inst->layer;
+    double mid = (L->limit_min[b] + L->limit_max[b]) / 2;
+    return mid + ob_wrap_deg(ob_bone_applied(inst, b)->rotation - ref - mid);
+}
+
+/* Holds a bone's applied rotation to its limit.  Returns whether it changed
+** (a rotation inside the range keeps its bits). */
 static int clamp_limit(ob_instance *inst, int32_t b)
 {
     const ob_layer_state *L = inst->layer;
-    double lo = L->limit_min[b], hi = L->limit_max[b], mid = (lo + hi) / 2;
-    double setup = inst->setup_local[b].rotation;
+    double ref = limit_ref(inst, b), d = limit_angle(inst, b, ref);
     ob_pose *ap = ob_bone_applied(inst, b);
-    double d = mid + ob_wrap_deg(ap->rotation - setup - mid);
-    if (d < lo) ap->rotation = setup + lo;
-    else if (d > hi) ap->rotation = setup + hi;
+    if (d < L->limit_min[b]) ap->rotation = ref + L->limit_min[b];
+    else if (d > L->limit_max[b]) ap->rotation = ref + L->limit_max[b];
     else return 0;
     return 1;
 }
@@ -360,9 +374,8 @@ static int lower_within_limit(ob_instance *inst, int32_t b)
 {
     const ob_layer_state *L = inst->layer;
     if (!L->has_limit[b]) return 1;
-    double lo = L->limit_min[b], hi = L->limit_max[b], mid = (lo + hi) / 2;
-    double d = mid + ob_wrap_deg(ob_bone_applied(inst, b)->rotation - inst->setup_local[b].rotation - mid);
-    return d >= lo && d <= hi;
+    double d = limit_angle(inst, b, limit_ref(inst, b));
+    return d >= L->limit_min[b] && d <= L->limit_max[b];
 }
 
 static void set_rotations(ob_instance *inst, const ob_reach_def *r, double ru, double rl)

@@ -44,7 +44,7 @@ class Instance:
     def _events(self, *args: Any, **kwargs: Any) -> Any: ...  # _events() -> [(event, animation, time, int, float, string, track)]
     def _fnv1a(self, *args: Any, **kwargs: Any) -> Any: ...  # staticmethod(function) -> method
     def _inherit_live(self, *args: Any, **kwargs: Any) -> Any: ...  # _inherit_live() -> [int] live inherit modes
-    def _joint_limit(self, *args: Any, **kwargs: Any) -> Any: ...  # _joint_limit(bone) -> (min, max) or None.
+    def _joint_limit(self, *args: Any, **kwargs: Any) -> Any: ...  # _joint_limit(bone) -> (min, max, from) or None.
     def _local_pose(self, *args: Any, **kwargs: Any) -> Any: ...  # _local_pose() -> ndarray (n_bones, 7)
     def _mulberry32(self, *args: Any, **kwargs: Any) -> Any: ...  # staticmethod(function) -> method
     def _notices(self, *args: Any, **kwargs: Any) -> Any: ...  # _notices() -> [("start" | "complete", track, animation index)] of the last advance.
@@ -57,7 +57,7 @@ class Instance:
     def _set_animation(self, *args: Any, **kwargs: Any) -> Any: ...  # _set_animation(track, anim_index, loop, mix)
     def _set_bone_offset(self, *args: Any, **kwargs: Any) -> Any: ...  # _set_bone_offset(bone, (rot, x, y, sx, sy, shx, shy)).
     def _set_emitter(self, *args: Any, **kwargs: Any) -> Any: ...  # _set_emitter(slot_index, emitting): the slot's emitter override (restarts when switched on).
-    def _set_joint_limit(self, *args: Any, **kwargs: Any) -> Any: ...  # _set_joint_limit(bone, min, max).
+    def _set_joint_limit(self, *args: Any, **kwargs: Any) -> Any: ...  # _set_joint_limit(bone, min, max, from: 0 setup, 1 pose).
     def _set_local_pose(self, *args: Any, **kwargs: Any) -> Any: ...  # _set_local_pose(bone, (x, y, rotation, scaleX, scaleY, shearX, shearY)): test hook.
     def _set_placement(self, *args: Any, **kwargs: Any) -> Any: ...  # _set_placement(x, y, scale_x, scale_y).
     def _set_reach(self, *args: Any, **kwargs: Any) -> Any: ...  # _set_reach(upper, lower, tip, space, x, y, offset_space, ox, oy, weight, bend).

@@ -5,7 +5,7 @@ The layer poses a rig from outside on top of its own animation, every frame:
 * **bone offsets** add to a bone's local pose (rotation, x/y in the parent's
   space, shear) or multiply it (scale);
 * **joint limits** hold a bone's local rotation, measured from its setup
-  rotation, to ``[min, max]`` degrees;
+  rotation or from the animated pose under the layer, to ``[min, max]`` degrees;
 * **reaches** bend a limb (an upper bone, a lower bone and a tip) toward a
   target point with a two-bone IK, blended with the FK pose by a weight.
 
@@ -18,7 +18,7 @@ frame, and an instance that never used the layer pays nothing for it::
 
     inst = openbone.Instance(doc)
     inst.set_bone_offset("head", rotation=30)        # +30° counter-clockwise
-    inst.set_joint_limit("lower_arm_r", -150, 0)
+    inst.set_joint_limit("lower_arm_r", -150, 0)     # degrees from the setup rotation
     inst.set_reach("upper_arm_r", "lower_arm_r", target=(40, 190), weight=1)
     inst.advance(1 / 30)
 
@@ -29,11 +29,20 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import List, Optional, Sequence, Tuple, Union
+from typing import List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from .document import OpenBoneError
 
 Ref = Union[str, int]
+LIMIT_FROM = ("setup", "pose")   # ob_limit_from
+
+
+class JointLimit(NamedTuple):
+    """A joint limit: degrees from the reference rotation ("setup" or "pose")."""
+
+    min: float
+    max: float
+    relative_to: str
 
 
 @dataclass(frozen=True)
@@ -111,20 +120,26 @@ class LayerAPI:
 
     # ---- joint limits -----------------------------------------------------
 
-    def set_joint_limit(self, bone: Ref, min: float, max: float) -> None:  # noqa: A002 (the natural names)
-        """Hold the bone's local rotation minus its setup rotation to ``[min,
-        max]`` degrees (compared by direction: 370 counts as 10).  It clamps the
-        animation plus the offset, and again after a reach moved the bone."""
+    def set_joint_limit(self, bone: Ref, min: float, max: float,  # noqa: A002 (the natural names)
+                        relative_to: str = "setup") -> None:
+        """Hold the bone's local rotation to ``[min, max]`` degrees from a reference rotation:
+        ``relative_to="setup"`` its setup rotation (an anatomical range: it clamps the rig's own
+        animation too) or ``"pose"`` its rotation in the pose under the layer (the animation's:
+        only what the layer adds is limited).  Compared by direction (370 counts as 10); it
+        clamps after the offsets, and again after a reach moved the bone."""
         b = self._layer_bone(bone, "set_joint_limit")
         lo = _finite(f"set_joint_limit({bone!r}).min", min)
         hi = _finite(f"set_joint_limit({bone!r}).max", max)
         if lo > hi:
             raise OpenBoneError(f"set_joint_limit({bone!r}): min {lo:g} is above max {hi:g}")
-        self._set_joint_limit(b, lo, hi)  # type: ignore[attr-defined]
+        if relative_to not in LIMIT_FROM:
+            raise OpenBoneError(f"set_joint_limit({bone!r}).relative_to: expected 'setup' or 'pose', got {relative_to!r}")
+        self._set_joint_limit(b, lo, hi, LIMIT_FROM.index(relative_to))  # type: ignore[attr-defined]
 
-    def joint_limit(self, bone: Ref) -> Optional[Tuple[float, float]]:
-        """``(min, max)`` of the bone's joint limit, or None."""
-        return self._joint_limit(self._layer_bone(bone, "joint_limit"))  # type: ignore[attr-defined]
+    def joint_limit(self, bone: Ref) -> Optional[JointLimit]:
+        """The bone's joint limit ``(min, max, relative_to)``, or None."""
+        v = self._joint_limit(self._layer_bone(bone, "joint_limit"))  # type: ignore[attr-defined]
+        return None if v is None else JointLimit(v[0], v[1], LIMIT_FROM[v[2]])
 
     def clear_joint_limit(self, bone: Ref) -> None:
         self._clear_joint_limit(self._layer_bone(bone, "clear_joint_limit"))  # type: ignore[attr-defined]

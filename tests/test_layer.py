@@ -158,7 +158,7 @@ def test_joint_limits_clamp_the_summed_angle_from_setup(loads_dict):
     inst = openbone.Instance(arm_doc(loads_dict))
     a0 = angle(inst, "upper")
     inst.set_joint_limit("upper", -10, 15)
-    assert inst.joint_limit("upper") == (-10, 15)
+    assert inst.joint_limit("upper") == (-10, 15, "setup")
     for off, want in ((30, 15), (-30, -10), (5, 5), (360 + 12, 12), (-350, 10), (190, -10)):
         inst.set_bone_offset("upper", rotation=off)
         inst.update_world_transform()
@@ -166,6 +166,27 @@ def test_joint_limits_clamp_the_summed_angle_from_setup(loads_dict):
     inst.clear_joint_limit("upper")
     inst.update_world_transform()
     assert wrap(angle(inst, "upper") - a0) == pytest.approx(190 - 360, abs=1e-9)
+
+
+def test_pose_relative_limits_clamp_only_what_the_layer_adds(loads_dict):
+    anim = {"id": "a", "name": "turn", "duration": 1, "events": [], "timelines": [
+        {"target": "bone", "id": "upper", "property": "rotation",
+         "keys": [{"time": 0, "value": 0, "curve": "linear"}, {"time": 1, "value": 60, "curve": "linear"}]}]}
+    doc = arm_doc(loads_dict, animations=[anim])
+    plain, inst = openbone.Instance(doc), openbone.Instance(doc)
+    for i in (plain, inst):
+        i.set_animation(0, "turn", loop=False, mix=0)
+    inst.set_joint_limit("upper", -5, 10, relative_to="pose")   # the animation's 60° is not limited
+    inst.set_bone_offset("upper", rotation=25)
+    for _ in range(20):
+        plain.advance(0.05)
+        inst.advance(0.05)
+        assert wrap(angle(inst, "upper") - angle(plain, "upper")) == pytest.approx(10, abs=1e-9)
+    inst.set_joint_limit("upper", -5, 10)   # from setup: the animation's 60° is clamped too
+    inst.advance(0)
+    assert wrap(angle(inst, "upper") - -90) == pytest.approx(10, abs=1e-9)
+    with pytest.raises(openbone.OpenBoneError, match="relative_to: expected 'setup' or 'pose'"):
+        inst.set_joint_limit("upper", 0, 1, relative_to="rest")
 
 
 def test_limit_inside_the_range_keeps_the_bits(loads_dict):

@@ -149,6 +149,21 @@ def test_joint_limits_clamp():
         assert wrap(angle(char, "head") - a0) == pytest.approx(got, abs=1e-9)
 
 
+def test_guessed_limits_leave_the_rigs_own_animations_alone():
+    """The guessed elbow/knee limits are measured from the animated pose: with the channels at rest
+    every animation plays exactly as without the layer (spineboy's death bends far past them)."""
+    doc = spine_doc("spineboy-pro")
+    char = RigCharacter(doc, base_animation="death")
+    assert char.roles.limits
+    plain = openbone.Instance(doc)
+    for t in (0.3, 0.9, 1.4):
+        char.apply_pose(pose(), t)
+        plain.set_to_setup_pose()
+        plain.apply_animation("death", t)
+        plain.update_world_transform()
+        assert np.array_equal(char.instance.world, plain.world)
+
+
 def test_chain_reading_rules():
     """§8.1: a chain follower (tail#i, i >= 1) reads only its index channels; the last segment also
     reads the index channels beyond it; a segment spread over several bones turns by the shares."""

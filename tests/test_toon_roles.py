@@ -9,7 +9,7 @@ import pytest
 
 import openbone
 from conftest import ROOT, reference
-from openbone.toon.roles import RoleMap, guess_roles, load_roles, parse_key, tokens
+from openbone.toon.roles import Limit, RoleMap, guess_roles, load_roles, parse_key, tokens
 from openbone.toon.roles_cli import main as roles_main
 
 
@@ -174,13 +174,14 @@ def hero():
 def test_load_roles_reads_every_form(hero, tmp_path):
     d = minimal(parts={"head": "head", "torso#0": [{"bone": "torso", "weight": 0.5}, "neck"],
                        "arm:-1": {"bone": "upper_arm_l", "reads": {"claw": 1}}},
-                limits={"forearm": {"min": -150, "max": 0}}, facing=-1, view="side", origin=[1, 2],
+                limits={"forearm": {"min": -150, "max": 0}, "shin": {"min": -1, "max": 1, "from": "setup"}}, facing=-1, view="side", origin=[1, 2],
                 views={"back": {"attachments": {"head": None}}}, mouth={"slot": "head", "colors": [[0, "#ff0000"]]},
                 blink=[{"bone": "head", "rotation": 3}], moods={"happy": {"animation": "wave"}, "sad": {"input": "mood"}})
     r = load_roles(d, hero)
     assert [(b.bone, b.weight) for b in r.parts["torso#0"].bones] == [("torso", 0.5), ("neck", 1.0)]
     assert r.parts["arm:-1"].reads == {"claw": 1.0}
-    assert r.limit_for("forearm:1") == (-150, 0) and r.limit_for("forearm:-1#2") == (-150, 0)
+    assert r.limit_for("forearm:1") == Limit(-150, 0, "pose") and r.limit_for("forearm:-1#2").max == 0
+    assert r.limit_for("shin:1") == Limit(-1, 1, "setup")
     assert r.spot("head", -1).bone == "head"
     assert (r.facing, r.view, r.origin) == (-1, "side", (1.0, 2.0))
     p = tmp_path / "hero.roles.json"
@@ -212,6 +213,7 @@ def test_load_roles_reads_every_form(hero, tmp_path):
     ({"limbs": {"hand:1": {"upper": "upper_arm_r", "lower": "lower_arm_r", "bend": 2}}}, "limbs.hand:1.bend"),
     ({"spots": {"knee": {"bone": "head"}}}, "spots.knee: a spot is one of hip, head, chest, mouth"),
     ({"limits": {"forearm": {"min": 1}}}, "limits.forearm.max: expected a finite number"),
+    ({"limits": {"forearm": {"min": 1, "max": 2, "from": "rest"}}}, "limits.forearm.from: expected 'pose' or 'setup'"),
     ({"views": {"top": {}}}, "views.top: a view is one of"),
     ({"views": {"front": {"skin": "nope"}}}, "views.front.skin: no skin named 'nope'"),
     ({"mouth": {"slot": "head"}}, "mouth: give exactly one of"),

@@ -199,13 +199,18 @@ ob_status ob_instance_set_bone_offset(ob_instance *inst, int bone, const ob_bone
 /// The bone's offset (the identity when none is set).
 ob_status ob_instance_get_bone_offset(const ob_instance *inst, int bone, ob_bone_offset *out);
 
-/// A joint limit: the bone's local rotation minus its setup rotation is held
-/// to [min, max] degrees (compared by direction: 370 is 10).  It clamps the
-/// sum of the animation and the offset, and again after a reach moved it.
-ob_status ob_instance_set_joint_limit(ob_instance *inst, int bone, double min, double max);
+/// What a joint limit's angles are measured from: the bone's setup rotation
+/// (an anatomical range, which clamps the rig's own animation too), or its
+/// rotation in the pose under the layer (the animation's: only what the layer
+/// adds is limited, the animation alone is never changed).
+typedef enum ob_limit_from { OB_LIMIT_FROM_SETUP = 0, OB_LIMIT_FROM_POSE = 1 } ob_limit_from;
+/// A joint limit: the bone's local rotation minus the reference rotation is
+/// held to [min, max] degrees (compared by direction: 370 is 10).  It clamps
+/// after the offsets, and again after a reach moved the bone.
+ob_status ob_instance_set_joint_limit(ob_instance *inst, int bone, double min, double max, ob_limit_from from);
 ob_status ob_instance_clear_joint_limit(ob_instance *inst, int bone);
 /// 1 and the limit when the bone has one, else 0.
-int ob_instance_get_joint_limit(const ob_instance *inst, int bone, double *min, double *max);
+int ob_instance_get_joint_limit(const ob_instance *inst, int bone, double *min, double *max, ob_limit_from *from);
 
 /// A reach: a two-bone IK of the limb upper → lower → tip toward a target,
 /// blended with the FK pose by weight.  The target is (x, y) in bone

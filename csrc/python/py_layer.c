@@ -39,10 +39,10 @@ static PyObject *bone_offset(obpy_instance *self, PyObject *arg)
 static PyObject *set_joint_limit(obpy_instance *self, PyObject *args)
 {
     NEED_INST(self);
-    int b;
+    int b, from;
     double lo, hi;
-    if (!PyArg_ParseTuple(args, "idd", &b, &lo, &hi)) return NULL;
-    return status(ob_instance_set_joint_limit(self->inst, b, lo, hi), "set_joint_limit");
+    if (!PyArg_ParseTuple(args, "iddi", &b, &lo, &hi, &from)) return NULL;
+    return status(ob_instance_set_joint_limit(self->inst, b, lo, hi, (ob_limit_from)from), "set_joint_limit");
 }
 
 static PyObject *clear_joint_limit(obpy_instance *self, PyObject *arg)
@@ -59,8 +59,9 @@ static PyObject *joint_limit(obpy_instance *self, PyObject *arg)
     int b = (int)PyLong_AsLong(arg);
     if (b == -1 && PyErr_Occurred()) return NULL;
     double lo, hi;
-    if (!ob_instance_get_joint_limit(self->inst, b, &lo, &hi)) Py_RETURN_NONE;
-    return Py_BuildValue("(dd)", lo, hi);
+    ob_limit_from from;
+    if (!ob_instance_get_joint_limit(self->inst, b, &lo, &hi, &from)) Py_RETURN_NONE;
+    return Py_BuildValue("(ddi)", lo, hi, (int)from);
 }
 
 static PyObject *set_reach(obpy_instance *self, PyObject *args)
@@ -147,9 +148,9 @@ PyMethodDef obpy_layer_methods[] = {
     {"_set_slot_color", (PyCFunction)set_slot_color, METH_VARARGS, "_set_slot_color(slot, (r, g, b, a))."},
     {"_set_bone_offset", (PyCFunction)set_bone_offset, METH_VARARGS, "_set_bone_offset(bone, (rot, x, y, sx, sy, shx, shy))."},
     {"_bone_offset", (PyCFunction)bone_offset, METH_O, "_bone_offset(bone) -> (rot, x, y, sx, sy, shx, shy)."},
-    {"_set_joint_limit", (PyCFunction)set_joint_limit, METH_VARARGS, "_set_joint_limit(bone, min, max)."},
+    {"_set_joint_limit", (PyCFunction)set_joint_limit, METH_VARARGS, "_set_joint_limit(bone, min, max, from: 0 setup, 1 pose)."},
     {"_clear_joint_limit", (PyCFunction)clear_joint_limit, METH_O, "_clear_joint_limit(bone)."},
-    {"_joint_limit", (PyCFunction)joint_limit, METH_O, "_joint_limit(bone) -> (min, max) or None."},
+    {"_joint_limit", (PyCFunction)joint_limit, METH_O, "_joint_limit(bone) -> (min, max, from) or None."},
     {"_set_reach", (PyCFunction)set_reach, METH_VARARGS,
      "_set_reach(upper, lower, tip, space, x, y, offset_space, ox, oy, weight, bend)."},
     {"_clear_reach", (PyCFunction)clear_reach, METH_O, "_clear_reach(upper)."},

@@ -28,7 +28,8 @@ The mapping rules (conformance/NOTES.md "Jabbertoon on rigs"):
   lifts → translation "up" by the scaled pixels, in the parent's space as the
   setup pose has it (on a node's first bone); dx dy rot sx sy → the root bone
   (dx right, dy down as the channels are, rot counter-clockwise, sx sy factors);
-  joint limits (viewer degrees from the setup pose) clamp the summed angle.
+  joint limits (viewer degrees; from the rig's animated pose unless a limit
+  says ``"from": "setup"``) clamp the summed angle.
 * reach → the layer's reach of that limb: a point (character-local pixels) or a
   spot (+ dx, dy in character heights), in the root bone's frame so it moves
   with the character; the weight blends the two-bone IK with the FK pose.
@@ -175,7 +176,7 @@ class RigCharacter:
             if r in CHAIN_SEGMENTS:
                 last[(r, s)] = max(last.get((r, s), -1), i or 0)
         self._nodes: List[_Node] = []
-        self._limits: Dict[int, Tuple[float, float]] = {}
+        self._limits: Dict[int, Tuple[float, float, str]] = {}
         for key, part in roles.parts.items():
             r, s, i = parse_key(key)
             bones = []
@@ -184,16 +185,15 @@ class RigCharacter:
                 sign = self.A * _det_sign(parent_world(b))   # viewer degrees → local degrees
                 bones.append((b, pb.weight, sign))
                 lim = pb.limits or roles.limit_for(key)
-                if lim is not None:
-                    lo, hi = lim
-                    self._limits[b] = (lo, hi) if sign > 0 else (-hi, -lo)
+                if lim is not None:   # viewer degrees → local degrees
+                    self._limits[b] = ((lim.min, lim.max) if sign > 0 else (-lim.max, -lim.min)) + (lim.relative_to,)
             ia, ib, ic, id_ = _inv_linear(parent_world(bones[0][0]))
             reads = part.reads if part.reads is not None else DEFAULT_READS.get(r, {})
             follower = r in CHAIN_SEGMENTS and i is not None and i >= 1
             self._nodes.append(_Node(key, r, s, i, bones, (ib, id_), dict(reads), follower,
                                      r in CHAIN_SEGMENTS and (i or 0) == last.get((r, s))))
-        for b, (lo, hi) in self._limits.items():
-            inst.set_joint_limit(b, lo, hi)
+        for b, (lo, hi, rel) in self._limits.items():
+            inst.set_joint_limit(b, lo, hi, relative_to=rel)
 
         # the root channels: translation in the root's parent space, rotation sign
         self._root = bone(roles.root)

@@ -72,14 +72,26 @@ def make_key(role: str, side: Optional[int] = None, index: Optional[int] = None)
 
 # ---- the data --------------------------------------------------------------
 
+@dataclass(frozen=True)
+class Limit:
+    """A joint limit (§8.1): degrees counter-clockwise as seen, from the rig's animated pose
+    (``relative_to="pose"``, the default: Jabbertoon's "relative to rest", the channels being
+    offsets on that pose) or from its setup pose (``"setup"``: it clamps the rig's own animation
+    too)."""
+
+    min: float
+    max: float
+    relative_to: str = "pose"
+
+
 @dataclass
 class PartBone:
     """One bone a node moves: it turns by ``weight`` × the node's angle (lifts move only a node's
-    first bone), clamped by ``limits`` (viewer degrees from the setup pose) when given."""
+    first bone), clamped by ``limits`` when given."""
 
     bone: str
     weight: float = 1.0
-    limits: Optional[Tuple[float, float]] = None
+    limits: Optional[Limit] = None
 
 
 @dataclass
@@ -136,7 +148,7 @@ class RoleMap:
     parts: Dict[str, Part] = field(default_factory=dict)
     limbs: Dict[str, Limb] = field(default_factory=dict)
     spots: Dict[str, Spot] = field(default_factory=dict)
-    limits: Dict[str, Tuple[float, float]] = field(default_factory=dict)
+    limits: Dict[str, Limit] = field(default_factory=dict)
     views: Dict[str, Dict[str, Any]] = field(default_factory=dict)
     mouth: List[Dict[str, Any]] = field(default_factory=list)
     blink: List[Dict[str, Any]] = field(default_factory=list)
@@ -149,7 +161,7 @@ class RoleMap:
         p = self.parts.get(key)
         return [b.bone for b in p.bones] if p else []
 
-    def limit_for(self, key: str) -> Optional[Tuple[float, float]]:
+    def limit_for(self, key: str) -> Optional[Limit]:
         """The joint limit of a node: the most specific ``limits`` key that matches it
         (``R:S#I``, ``R#I``, ``R:S``, ``R``)."""
         role, side, index = parse_key(key)
@@ -177,7 +189,7 @@ class RoleMap:
                     if b.weight != 1:
                         e["weight"] = b.weight
                     if b.limits is not None:
-                        e["limits"] = {"min": b.limits[0], "max": b.limits[1]}
+                        e["limits"] = _limit_dict(b.limits)
                     bones.append(e)
             if p.reads is not None:
                 first = bones[0] if isinstance(bones[0], dict) else {"bone": bones[0]}
@@ -193,7 +205,7 @@ class RoleMap:
                       for k, v in self.limbs.items()}
         d["spots"] = {k: {"bone": v.bone, "x": v.x, "y": v.y} for k, v in self.spots.items()}
         if self.limits:
-            d["limits"] = {k: {"min": v[0], "max": v[1]} for k, v in self.limits.items()}
+            d["limits"] = {k: _limit_dict(v) for k, v in self.limits.items()}
         for name in ("views", "moods"):
             if getattr(self, name):
                 d[name] = getattr(self, name)
@@ -219,6 +231,13 @@ class RoleMap:
             if os.path.exists(tmp):
                 os.unlink(tmp)
             raise
+
+
+def _limit_dict(v: Limit) -> Dict[str, Any]:
+    d: Dict[str, Any] = {"min": v.min, "max": v.max}
+    if v.relative_to != "pose":
+        d["from"] = v.relative_to
+    return d
 
 
 def _drop_none(d: Dict[str, Any]) -> Dict[str, Any]:
@@ -263,13 +282,16 @@ class _Checker:
             self.fail(path, f"no slot named {v!r}")
         return v
 
-    def limits(self, path: str, v: Any) -> Tuple[float, float]:
+    def limits(self, path: str, v: Any) -> Limit:
         o = self.obj(path, v)
         lo = self.number(path + ".min", o.get("min"))
         hi = self.number(path + ".max", o.get("max"))
         if lo > hi:
             self.fail(path, f"min {lo:g} is above max {hi:g}")
-        return lo, hi
+        rel = o.get("from", "pose")
+        if rel not in ("pose", "setup"):
+            self.fail(path + ".from", f"expected 'pose' or 'setup', got {rel!r}")
+        return Limit(lo, hi, rel)
 
     def reads(self, path: str, v: Any) -> Dict[str, float]:
         o = self.obj(path, v)
@@ -844,7 +866,7 @@ def guess_roles(doc: Document, skin: Optional[str] = None) -> RoleMap:
 
     parts: Dict[str, Part] = {}
     limbs_out: Dict[str, Limb] = {}
-    limits: Dict[str, Tuple[float, float]] = {}
+    limits: Dict[str, Limit] = {}
     for kind in ("arm", "leg"):
         group = [ch for k, ch, _ in limbs if k == kind]
         entries = [(ch, got) for k, ch, got in limbs if k == kind]
@@ -956,10 +978,11 @@ def _chain_parts(parts: Dict[str, Part], role: str, side: Optional[int], run: Li
         parts[key] = Part(key, [PartBone(names[b], 1.0 if len(g) == 1 else round(1 / len(g), 12)) for b in g])
 
 
-def _bend_limit(rig: _Rig, up: int, lo: int, kind: str, facing: int) -> Tuple[float, float]:
+def _bend_limit(rig: _Rig, up: int, lo: int, kind: str, facing: int) -> Limit:
     """In a profile a joint bends one way (§8 intro): the lower bone may turn from straight to 160°
     the way it bends at rest (or, straight at rest, the way an elbow / a knee bends: forward /
-    backward), in viewer degrees from the setup pose; the rest pose is always inside."""
+    backward), in viewer degrees from the pose under the layer (the range measured at the setup
+    pose); 0 (that pose) is always inside, so the rig's own animation is never changed."""
     rel = (math.degrees(rig.direction(lo) - rig.direction(up)) + 180) % 360 - 180
     rel *= facing   # as the character is drawn facing right
     way = 1 if rel > 5 else -1 if rel < -5 else (1 if kind == "arm" else -1)
@@ -967,7 +990,7 @@ def _bend_limit(rig: _Rig, up: int, lo: int, kind: str, facing: int) -> Tuple[fl
         lo_, hi_ = min(-rel, 0.0), max(160 - rel, 0.0)
     else:
         lo_, hi_ = min(-160 - rel, 0.0), max(-rel, 0.0)
-    return round(lo_, 6), round(hi_, 6)
+    return Limit(round(lo_, 6), round(hi_, 6))
 
 
 _OPEN, _CLOSED_EYE = {"open", "oooo", "ooo", "oo", "o", "aa", "ah", "talk", "shout", "surprised"}, \

@@ -37,7 +37,7 @@ static void layer_frame(ob_instance *inst, int frame)
         o.x = 0.5 * cos(0.2 * frame + b);
         o.scale_y = 1 + 0.01 * (b % 3);
         ob_instance_set_bone_offset(inst, b, &o);
-        if (b % 2) ob_instance_set_joint_limit(inst, b, -20 - b % 7, 15 + b % 5);
+        if (b % 2) ob_instance_set_joint_limit(inst, b, -20 - b % 7, 15 + b % 5, (ob_limit_from)(b % 4 == 1));
         else ob_instance_clear_joint_limit(inst, b);
         int32_t p = doc->bones[b].parent, g = p >= 0 ? doc->bones[p].parent : -1;
         if (g < 0) continue;

@@ -152,13 +152,15 @@ static void test_layer(const char *root)
     ob_instance_update_world_transform(inst);
     double a1 = atan2(w[6 * head + 2], w[6 * head]) * 57.29577951308232;
     CHECK(fabs(a1 - a0 - 30) < 1e-9, "head turned %.12f", a1 - a0);
-    CHECK(ob_instance_set_joint_limit(inst, head, -5, 5) == OB_OK, "limit");
+    CHECK(ob_instance_set_joint_limit(inst, head, -5, 5, OB_LIMIT_FROM_SETUP) == OB_OK, "limit");
     ob_instance_update_world_transform(inst);
     a1 = atan2(w[6 * head + 2], w[6 * head]) * 57.29577951308232;
     CHECK(fabs(a1 - a0 - 5) < 1e-9, "head clamped to 5: %.12f", a1 - a0);
     double lmin, lmax;
-    CHECK(ob_instance_get_joint_limit(inst, head, &lmin, &lmax) == 1 && lmin == -5 && lmax == 5, "get limit");
-    CHECK(ob_instance_get_joint_limit(inst, torso, NULL, NULL) == 0, "no limit");
+    ob_limit_from from;
+    CHECK(ob_instance_get_joint_limit(inst, head, &lmin, &lmax, &from) == 1 && lmin == -5 && lmax == 5 &&
+          from == OB_LIMIT_FROM_SETUP, "get limit");
+    CHECK(ob_instance_get_joint_limit(inst, torso, NULL, NULL, NULL) == 0, "no limit");
     /* reach: the tip (lower_arm_r's end, 26 along it) onto a point 30 from the shoulder (arm 28 + 26) */
     ob_reach_def r = ob_default_reach_def();
     r.upper = up, r.lower = lo, r.x = w[6 * up + 4] + 18, r.y = w[6 * up + 5] - 24;
@@ -177,7 +179,7 @@ static void test_layer(const char *root)
     o.rotation = INFINITY;
     CHECK(ob_instance_set_bone_offset(inst, head, &o) == OB_ERR_ARGUMENT, "infinite offset");
     CHECK(ob_instance_set_bone_offset(inst, 9999, &o) == OB_ERR_ARGUMENT, "bad bone");
-    CHECK(ob_instance_set_joint_limit(inst, head, 3, 2) == OB_ERR_ARGUMENT, "min > max");
+    CHECK(ob_instance_set_joint_limit(inst, head, 3, 2, OB_LIMIT_FROM_POSE) == OB_ERR_ARGUMENT, "min > max");
     /* cleared: the same bits as an instance that never had a layer */
     ob_instance_clear_layer(inst);
     ob_instance *plain = ob_instance_create(doc, &err);
