@@ -351,3 +351,34 @@ def test_apply_pose_errors():
     assert np.isfinite(char.world).all() and char.instance.reaches == []   # not finite: the rest value
     with pytest.raises(openbone.OpenBoneError, match="parts.head: no bone named"):
         RigCharacter(HERO, {"root": "root", "height": 1, "parts": {"head": "skull"}})
+
+
+def test_with_the_jabbertoon_runtime():
+    """End to end once openbone.toon's runtime is there (skipped before it lands): a behaviour's
+    rt.pose drives the rig; setPart head 30 turns the head by exactly 30° from the rig's own walk
+    (no scale keys: a non-uniform parent scale, like idle's torso, bends world angles), and the
+    rig's pose at t is the same however the clock was stepped."""
+    from openbone import toon
+    if not hasattr(toon, "create_runtime"):
+        pytest.skip("the Jabbertoon runtime (openbone.toon.create_runtime) is not in this build")
+    prog = {"v": 1, "kind": "behaviour", "scripts": [{"body": [
+        {"op": "setPart", "part": "head", "deg": 30, "over": 0.5},
+        {"op": "reach", "part": "right hand", "at": "head", "dx": 0.09, "dy": -0.065, "over": 0.4}]}]}
+
+    def run(times):
+        char = RigCharacter(HERO, base_animation="walk")
+        rt = toon.create_runtime(seed=0)
+        rt.add_character("c", legs=char.legs)
+        rt.start_behaviour("c", prog)
+        for t in times:
+            rt.step_to(t)
+            char.apply_pose(rt.pose("c"), t)
+        return char
+    char = run([k / 30 for k in range(31)])
+    assert np.array_equal(char.world, run([0, 0.37, 1.0]).world)
+    plain = openbone.Instance(char.document)
+    plain.apply_animation("walk", math.fmod(1.0, char.document.animations[char.document.animation_index("walk")].length))
+    plain.update_world_transform()
+    w = plain.world[char.document.bone_index("head")] * [-1, -1, 1, 1, -1, 1]   # hero is mirrored to face right
+    head_turn = wrap(angle(char, "head") - math.atan2(w[2], w[0]) / DEG)
+    assert head_turn == pytest.approx(30, abs=1e-9)
