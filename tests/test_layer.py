@@ -30,6 +30,19 @@ def arm_doc(loads_dict, **extra):
     return loads_dict(make_doc({"bones": arm_bones()}, **extra))
 
 
+def turning(loads_dict, degrees):
+    """The arm with an animation "turn" keying upper's rotation 0 → degrees over 1 s, and two
+    instances playing it."""
+    anim = {"id": "a", "name": "turn", "duration": 1, "events": [], "timelines": [
+        {"target": "bone", "id": "upper", "property": "rotation",
+         "keys": [{"time": 0, "value": 0, "curve": "linear"}, {"time": 1, "value": degrees, "curve": "linear"}]}]}
+    doc = arm_doc(loads_dict, animations=[anim])
+    pair = openbone.Instance(doc), openbone.Instance(doc)
+    for inst in pair:
+        inst.set_animation(0, "turn", loop=False, mix=0)
+    return pair
+
+
 def angle(inst, name):
     w = inst.world[inst.bone_index(name)]
     return math.atan2(w[2], w[0]) / DEG
@@ -80,13 +93,7 @@ def test_scale_and_shear_offsets(loads_dict):
 
 
 def test_offsets_add_to_the_animation_and_never_accumulate(loads_dict):
-    anim = {"id": "a", "name": "turn", "duration": 1, "events": [], "timelines": [
-        {"target": "bone", "id": "upper", "property": "rotation",
-         "keys": [{"time": 0, "value": 0, "curve": "linear"}, {"time": 1, "value": 40, "curve": "linear"}]}]}
-    doc = arm_doc(loads_dict, animations=[anim])
-    plain, layered = openbone.Instance(doc), openbone.Instance(doc)
-    for inst in (plain, layered):
-        inst.set_animation(0, "turn", loop=False, mix=0)
+    plain, layered = turning(loads_dict, 40)
     layered.set_bone_offset("upper", rotation=-25)
     for _ in range(12):
         plain.advance(0.05)
@@ -169,13 +176,7 @@ def test_joint_limits_clamp_the_summed_angle_from_setup(loads_dict):
 
 
 def test_pose_relative_limits_clamp_only_what_the_layer_adds(loads_dict):
-    anim = {"id": "a", "name": "turn", "duration": 1, "events": [], "timelines": [
-        {"target": "bone", "id": "upper", "property": "rotation",
-         "keys": [{"time": 0, "value": 0, "curve": "linear"}, {"time": 1, "value": 60, "curve": "linear"}]}]}
-    doc = arm_doc(loads_dict, animations=[anim])
-    plain, inst = openbone.Instance(doc), openbone.Instance(doc)
-    for i in (plain, inst):
-        i.set_animation(0, "turn", loop=False, mix=0)
+    plain, inst = turning(loads_dict, 60)
     inst.set_joint_limit("upper", -5, 10, relative_to="pose")   # the animation's 60° is not limited
     inst.set_bone_offset("upper", rotation=25)
     for _ in range(20):
