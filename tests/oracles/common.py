@@ -8,6 +8,7 @@ point-in-polygon test, and the write / ``--check`` loop of the expected-file gen
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import math
@@ -130,14 +131,31 @@ def hex_or(v, default=(1.0, 1.0, 1.0, 1.0)) -> List[float]:
 # §4 maths
 # ---------------------------------------------------------------------------
 
+_WRAP_OTHER_SIDE = [False]
+
+
 def wrap_deg(d: float) -> float:
-    """§4.4 wrapDeg: JS % (fmod), then into (-180, 180]."""
+    """§4.4 wrapDeg: JS % (fmod), then into (-180, 180].  Inside ``wrap_other_side()`` a result
+    within 1e-9 of ±180 is sent to the other side of that boundary (for the differential test:
+    which side an exact ±180 lands on is decided by the last ulp)."""
     d = math.fmod(d, 360.0)
     if d > 180:
         d -= 360
     elif d <= -180:
         d += 360
+    if _WRAP_OTHER_SIDE[0] and abs(abs(d) - 180) < 1e-9:
+        return d - 360 if d > 0 else d + 360
     return d
+
+
+@contextlib.contextmanager
+def wrap_other_side():
+    """Evaluate with wrapDeg's ±180 boundary cases sent to the other side (see wrap_deg)."""
+    _WRAP_OTHER_SIDE[0] = True
+    try:
+        yield
+    finally:
+        _WRAP_OTHER_SIDE[0] = False
 
 
 def multiply(p, l):
