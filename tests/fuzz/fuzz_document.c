@@ -1,6 +1,7 @@
 /* fuzz_document.c: libFuzzer harness for the whole load path (§2): JSON or
 ** binary bytes → ob_document_load → an instance → a few frames with every
-** skin, then each animation (cross-faded, one queued) and the draw list.  Any crash, leak, hang or sanitizer report is a bug: bad input must
+** skin, then each animation (cross-faded, one queued) and the draw list, then
+** the first state machine with its inputs and pointer events.  Any crash, leak, hang or sanitizer report is a bug: bad input must
 ** only ever produce an ob_error.
 **
 ** A structure-aware mutator helps libFuzzer past the JSON syntax: when the
@@ -43,6 +44,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             ob_instance_draw(inst);
         }
         ob_instance_free(inst);
+    }
+    /* §9: the first state machine, its inputs poked (errors for missing indices are fine),
+    ** pointer events queued, a few frames and the draw list */
+    if (ob_document_state_machine_count(doc) > 0) {
+        ob_instance *sm = ob_instance_create(doc, &err);
+        if (sm && ob_instance_start_state_machine(sm, 0) == OB_OK) {
+            for (int f = 0; f < 6; f++) {
+                ob_instance_set_input_number(sm, f % 4, f * 0.5 - 1);
+                ob_instance_set_input_bool(sm, (f + 1) % 4, f & 1);
+                ob_instance_fire(sm, (f + 2) % 4);
+                ob_instance_pointer(sm, (ob_pointer_type)(f % 3), 10.0 * f - 20, 5.0 * f - 10);
+                ob_instance_advance(sm, f == 3 ? 0.4 : 1.0 / 30);
+            }
+            ob_instance_draw(sm);
+        }
+        if (sm) ob_instance_free(sm);
     }
     ob_document_free(doc);
     return 0;
