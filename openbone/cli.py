@@ -31,8 +31,11 @@ def cmd_conformance_run(args) -> int:
         return _fail(f"{args.cases}: {e}")
     text = json.dumps(out, indent=1 if args.pretty else None, separators=None if args.pretty else (",", ":"))
     if args.output:
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(text + "\n")
+        from .atomic import write_text
+        try:
+            write_text(args.output, text + "\n")
+        except OSError as e:
+            return _fail(f"{args.output}: {e.strerror or e}")
     else:
         sys.stdout.write(text + "\n")
     for c in out["cases"]:

@@ -196,14 +196,14 @@ class Document:
         return dumps(self, binary=binary, indent=indent)
 
     def save(self, path: Union[str, os.PathLike], binary: Optional[bool] = None, indent: Optional[int] = None) -> None:
-        """Write the document; ``binary`` defaults to the file name (``.obonb`` ⇒ binary)."""
+        """Write the document (atomically: a temporary file renamed over ``path``);
+        ``binary`` defaults to the file name (``.obonb`` ⇒ binary)."""
         path = os.fspath(path)
         if binary is None:
             binary = path.endswith(".obonb")
         data = dumps(self, binary=binary, indent=indent)
-        mode = "wb" if binary else "w"
-        with open(path, mode, **({} if binary else {"encoding": "utf-8"})) as f:
-            f.write(data)
+        from .atomic import write_bytes
+        write_bytes(path, data if binary else data.encode("utf-8"))  # temp file + rename
 
     def __repr__(self) -> str:
         return (f"<openbone.Document {self.name!r}: {len(self.bones)} bones, {len(self.slots)} slots, "

@@ -40,7 +40,7 @@ def _bar(total: int, enabled: Optional[bool], desc: str):
         from tqdm import tqdm
     except ImportError:
         return None
-    return tqdm(total=total, desc=desc, unit="task", file=sys.stderr, leave=False)
+    return tqdm(total=total, desc=desc, unit="task", file=sys.stderr, leave=False, mininterval=0, miniters=1)
 
 
 def connect(address: str = "local", workers: Optional[int] = None):
