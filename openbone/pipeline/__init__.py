@@ -21,7 +21,7 @@ import os
 import sys
 from typing import Any, Dict, List, Optional, Sequence, Union
 
-from .run import manifest_json, record, run_task
+from .run import manifest_json, record, run_batch, run_task
 from .store import read_zarr, sha256_of, write_npz, write_zarr
 from .tasks import ALL, PlanError, Task, load_rig, plan
 
@@ -69,9 +69,9 @@ def close(client) -> None:
 
 
 def execute(tasks: Sequence[Task], jobs: int = 1, client=None, progress: Optional[bool] = None,
-            desc: str = "tasks") -> List[Dict[str, Any]]:
-    """Run tasks: on ``client`` (Dask), in ``jobs`` processes, or one after the other.
-    One manifest record per task, in task order."""
+            desc: str = "tasks", batch: Optional[int] = None) -> List[Dict[str, Any]]:
+    """Run tasks: on ``client`` (Dask, in batches of at most ``batch`` tasks), in ``jobs``
+    processes, or one after the other.  One manifest record per task, in task order."""
     tasks = list(tasks)
     results: List[Optional[Dict[str, Any]]] = [None] * len(tasks)
     if len(tasks) == 1 and client is None:  # one task: its own bar counts frames (bakes)
@@ -88,14 +88,21 @@ def execute(tasks: Sequence[Task], jobs: int = 1, client=None, progress: Optiona
     try:
         if client is not None:
             from distributed import as_completed
-            futures = client.map(run_task, tasks, pure=False)
-            index = {f.key: i for i, f in enumerate(futures)}
+            # batches of tasks (about 8 per worker in all) keep the scheduler's per-task
+            # cost small next to a bake; each task still reports on its own
+            n_workers = max(1, len(client.scheduler_info().get("workers", {})))
+            size = max(1, min(batch or len(tasks), len(tasks) // (8 * n_workers) or 1))
+            chunks = [list(range(k, min(k + size, len(tasks)))) for k in range(0, len(tasks), size)]
+            futures = client.map(run_batch, [[tasks[i] for i in c] for c in chunks], pure=False)
+            index = {f.key: c for f, c in zip(futures, chunks)}
             for f in as_completed(futures):
-                i = index[f.key]
+                idx = index[f.key]
                 try:
-                    done(i, f.result())
-                except Exception as e:  # the worker died or the task could not travel
-                    done(i, record(tasks[i], error=f"task failed on the cluster: {type(e).__name__}: {e}"))
+                    for i, rec in zip(idx, f.result()):
+                        done(i, rec)
+                except Exception as e:  # the worker died or the batch could not travel
+                    for i in idx:
+                        done(i, record(tasks[i], error=f"task failed on the cluster: {type(e).__name__}: {e}"))
         elif jobs > 1 and len(tasks) > 1:
             from concurrent.futures import ProcessPoolExecutor, as_completed as done_futures
             with ProcessPoolExecutor(max_workers=jobs) as pool:

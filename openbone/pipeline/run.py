@@ -169,5 +169,10 @@ def run_task(task: Task) -> Dict[str, Any]:
     return record(task, frames, sha, time.perf_counter() - t0, None, **extra)
 
 
+def run_batch(tasks: List[Task]) -> List[Dict[str, Any]]:
+    """Several tasks in one call (one Dask task): their records, in order."""
+    return [run_task(t) for t in tasks]
+
+
 def manifest_json(records: List[Dict[str, Any]]) -> str:
     return json.dumps(records, indent=1)

@@ -57,7 +57,8 @@ def write_zarr(path: str, arrays: Dict[str, np.ndarray], overwrite: bool = True)
             if name in NAME_ARRAYS or a.dtype.kind in "US":
                 attrs[name] = a.tolist()
                 continue
-            z = g.create_array(name, shape=a.shape, dtype=a.dtype, chunks=_chunks(name, a) or None)
+            create = getattr(g, "create_array", None) or g.create_dataset  # zarr 3, zarr 2
+            z = create(name, shape=a.shape, dtype=a.dtype, chunks=_chunks(name, a) or None)
             if a.size:
                 z[...] = a
         g.attrs.update(attrs)
