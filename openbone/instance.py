@@ -89,6 +89,13 @@ class Instance(AnimationAPI, ConstraintAPI, DrawAPI, ParticleAPI, StateMachineAP
 
     __copy__ = copy
 
+    def bone_table(self, bones=None, highlight: Optional[str] = None):
+        """The bones as a table (an ``HtmlTable``: HTML in notebooks, text with ``print``,
+        ``to_dicts()`` in code): name, parent, active, local pose, world position,
+        rotation and scale, constraints (:func:`openbone.debug.bone_table`)."""
+        from .debug import bone_table
+        return bone_table(self, bones, highlight)
+
     def __deepcopy__(self, memo) -> "Instance":
         return self.copy()
 
