@@ -268,6 +268,14 @@ class RigViewer:
         self.update()
         return self.picked
 
+    def select(self, bone: Optional[str]) -> None:
+        """Inspect a bone by name (what clicking on it does), or None."""
+        if bone is not None and self.document.bone_index(bone) < 0:
+            from .document import OpenBoneError
+            raise OpenBoneError(f"no bone named {bone!r}")
+        self.picked = None if bone is None else self.document.bones[self.document.bone_index(bone)].name
+        self.update()
+
     def _show_info(self) -> None:
         if self.picked is None:
             self.info.value = "<i>click a bone to inspect it</i>"
