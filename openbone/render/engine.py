@@ -170,20 +170,22 @@ class _Canvas:
 
     def pixels(self) -> np.ndarray:
         """(H, W, 4) uint8 straight RGBA.  Supersampled pixels are averaged by skia: the
-        image drawn at 1/ss scale, each output pixel centre falling between ss × ss
-        texels (bilinear at ss = 2, the box-filtered mipmap level beyond)."""
+        image scaled to 1/ss, each output pixel centre falling between ss × ss texels
+        (bilinear at ss = 2, the box-filtered mipmap level beyond)."""
         import skia
         img = self.surface.makeImageSnapshot()
-        if self.ss > 1:
-            small = skia.Surface(self.view.width, self.view.height)
-            sampling = skia.SamplingOptions(skia.FilterMode.kLinear,
-                                            skia.MipmapMode.kNone if self.ss == 2 else skia.MipmapMode.kNearest)
-            if self.ss > 2:
-                img = img.withDefaultMipmaps()
-            small.getCanvas().drawImageRect(img, skia.Rect(0, 0, self.view.width, self.view.height), sampling,
-                                            skia.Paint(BlendMode=skia.BlendMode.kSrc))
-            img = small.makeImageSnapshot()
-        return img.toarray(colorType=skia.kRGBA_8888_ColorType, alphaType=skia.kUnpremul_AlphaType)
+        if self.ss == 1:
+            return img.toarray(colorType=skia.kRGBA_8888_ColorType, alphaType=skia.kUnpremul_AlphaType)
+        W, H = self.view.width, self.view.height
+        out = np.empty((H, W, 4), np.uint8)
+        pm = skia.Pixmap(skia.ImageInfo.Make(W, H, skia.kRGBA_8888_ColorType, skia.kUnpremul_AlphaType), out, 4 * W)
+        if self.ss > 2:
+            img = img.withDefaultMipmaps()
+        sampling = skia.SamplingOptions(skia.FilterMode.kLinear,
+                                        skia.MipmapMode.kNone if self.ss == 2 else skia.MipmapMode.kNearest)
+        if not img.scalePixels(pm, sampling):  # pragma: no cover - skia refuses only bad pixmaps
+            raise RuntimeError("skia could not scale the picture")
+        return out
 
 
 def _draw_item(cv: _Canvas, item, textures: Optional[Textures], mask: Optional[np.ndarray], outline: bool,
