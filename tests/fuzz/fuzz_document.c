@@ -1,7 +1,6 @@
 /* fuzz_document.c: libFuzzer harness for the whole load path (§2): JSON or
 ** binary bytes → ob_document_load → an instance → a few frames with every
-** skin, then each animation (cross-faded, one queued) and the draw list, then
-** the first state machine with its inputs and pointer events.  Any crash, leak, hang or sanitizer report is a bug: bad input must
+** skin.  Any crash, leak, hang or sanitizer report is a bug: bad input must
 ** only ever produce an ob_error.
 **
 ** A structure-aware mutator helps libFuzzer past the JSON syntax: when the
@@ -19,6 +18,38 @@
 
 #include "include/openbone.h"
 
+/* issue 22: past the loader, on an instance of its own: up to four animations on
+** track 0, cross-faded into each other with the next one queued on track 1 (§5/§6:
+** timelines, mixing and the constraints they key), the draw list after each; then
+** the first state machine (§9) with its inputs set and fired (errors for missing
+** indices are fine), pointer events queued, a few frames and the draw list. */
+static void play(const ob_document *doc)
+{
+    ob_error err;
+    ob_instance *inst = ob_instance_create(doc, &err);
+    if (!inst) return;
+    int anims = ob_document_animation_count(doc);
+    for (int a = 0; a < anims && a < 4; a++) {
+        ob_instance_set_animation(inst, 0, a, a & 1, 0.1);
+        if (anims > 1) ob_instance_add_animation(inst, 1, (a + 1) % anims, 0, 0.2, 0.1);
+        for (int f = 0; f < 4; f++) ob_instance_advance(inst, f == 2 ? 0.3 : 1.0 / 30);
+        ob_instance_draw(inst);
+    }
+    ob_instance_free(inst);
+    if (ob_document_state_machine_count(doc) <= 0 || !(inst = ob_instance_create(doc, &err))) return;
+    if (ob_instance_start_state_machine(inst, 0) == OB_OK) {
+        for (int f = 0; f < 6; f++) {
+            ob_instance_set_input_number(inst, f % 4, f * 0.5 - 1);
+            ob_instance_set_input_bool(inst, (f + 1) % 4, f & 1);
+            ob_instance_fire(inst, (f + 2) % 4);
+            ob_instance_pointer(inst, (ob_pointer_type)(f % 3), 10.0 * f - 20, 5.0 * f - 10);
+            ob_instance_advance(inst, f == 3 ? 0.4 : 1.0 / 30);
+        }
+        ob_instance_draw(inst);
+    }
+    ob_instance_free(inst);
+}
+
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -26,6 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ob_error err;
     ob_document *doc = ob_document_load(data, size, &err);
     if (!doc) return 0;
+    play(doc);
     ob_instance *inst = ob_instance_create(doc, &err);
     if (inst) {
         int skins = ob_document_skin_count(doc);
@@ -34,32 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             ob_instance_advance(inst, 1.0 / 60);
             ob_instance_advance(inst, 0.25);
         }
-        /* §5/§6: up to four animations on track 0, cross-faded into each other, the next
-        ** one queued on track 1, so timelines, mixing and the constraints they key run */
-        int anims = ob_document_animation_count(doc);
-        for (int a = 0; a < anims && a < 4; a++) {
-            ob_instance_set_animation(inst, 0, a, a & 1, 0.1);
-            if (anims > 1) ob_instance_add_animation(inst, 1, (a + 1) % anims, 0, 0.2, 0.1);
-            for (int f = 0; f < 4; f++) ob_instance_advance(inst, f == 2 ? 0.3 : 1.0 / 30);
-            ob_instance_draw(inst);
-        }
         ob_instance_free(inst);
-    }
-    /* §9: the first state machine, its inputs poked (errors for missing indices are fine),
-    ** pointer events queued, a few frames and the draw list */
-    if (ob_document_state_machine_count(doc) > 0) {
-        ob_instance *sm = ob_instance_create(doc, &err);
-        if (sm && ob_instance_start_state_machine(sm, 0) == OB_OK) {
-            for (int f = 0; f < 6; f++) {
-                ob_instance_set_input_number(sm, f % 4, f * 0.5 - 1);
-                ob_instance_set_input_bool(sm, (f + 1) % 4, f & 1);
-                ob_instance_fire(sm, (f + 2) % 4);
-                ob_instance_pointer(sm, (ob_pointer_type)(f % 3), 10.0 * f - 20, 5.0 * f - 10);
-                ob_instance_advance(sm, f == 3 ? 0.4 : 1.0 / 30);
-            }
-            ob_instance_draw(sm);
-        }
-        if (sm) ob_instance_free(sm);
     }
     ob_document_free(doc);
     return 0;
