@@ -187,14 +187,27 @@ def analyse(doc) -> Dict[str, List[str]]:
     return {"broken": broken, "warnings": warns}
 
 
-def _load(path: str):
-    """(doc, None) or (None, (exit code, message))."""
+def _load(path: str, **import_kw):
+    """(doc, None) or (None, (exit code, message)).  A Spine skeleton (.json / .skel, by
+    content) is imported on the fly (``import_kw`` go to openbone.import_skeleton),
+    saying so once on stderr."""
+    from .spine import load_rig
     try:
-        return load(path), None
+        doc, kind = load_rig(path, **import_kw)
     except OSError as e:
         return None, (2, f"{path}: {e.strerror or e}")
     except OpenBoneError as e:
         return None, (1, f"{path}: {e}")
+    if kind:
+        _say_imported(path, doc, kind)
+    return doc, None
+
+
+def _say_imported(path: str, doc, kind: str) -> None:
+    atlas = getattr(doc, "import_atlas", None)
+    n = len(getattr(doc, "import_warnings", []))
+    print(f"openbone: {path}: imported from a {kind} ({'atlas ' + os.path.basename(atlas) if atlas else 'no atlas'}"
+          f"{f', {n} import warning' + ('s' if n != 1 else '') if n else ''})", file=sys.stderr)
 
 
 # ---- info ------------------------------------------------------------------
@@ -288,18 +301,25 @@ def cmd_validate(args) -> int:
 # ---- convert ---------------------------------------------------------------
 
 def cmd_convert(args) -> int:
-    doc, err = _load(args.input)
-    if err and args.input.endswith(".json"):  # issue 9: a skeleton JSON 4.2 (Spine) input is imported
-        from .spine import import_skeleton_json, is_skeleton_json
-        try:
-            with open(args.input, encoding="utf-8") as f:
-                src = json.load(f)
-            if is_skeleton_json(src):
-                doc, err = import_skeleton_json(src, name=os.path.splitext(os.path.basename(args.input))[0]), None
-        except (OSError, ValueError):
-            pass
+    from .spine import sniff
+    try:
+        with open(args.input, "rb") as f:
+            spine_input = sniff(f.read(4096)) in ("json", "skel")
+    except OSError as e:
+        return _fail(f"{args.input}: {e.strerror or e}")
+    kw: Dict[str, Any] = {}
+    if spine_input:  # issue 9/16: a Spine skeleton (JSON or .skel) is imported
+        kw = dict(curves=args.curves or "spine", pose_model=args.pose_model or "spine",
+                  atlas=False if args.no_atlas else args.atlas)
+        if args.output != "-":  # atlas page paths relative to where the document goes
+            kw["relative_to"] = os.path.dirname(os.path.abspath(args.output))
+    elif args.curves or args.pose_model or args.atlas or args.no_atlas:
+        return _fail(f"{args.input}: --curves, --pose-model and --atlas apply to Spine input only")
+    doc, err = _load(args.input, **kw)
     if err:
         return _fail(err[1])
+    for w in getattr(doc, "import_warnings", []):
+        print(f"openbone: warning: {w}", file=sys.stderr)
     binary = args.output.endswith(".obonb") if args.format is None else args.format == "binary"
     data = dumps(doc, binary=binary, indent=None if args.compact else 2)
     try:
@@ -340,6 +360,13 @@ def cmd_bake(args) -> int:
             return _fail(f"{rig}: no such file")
     if len(args.rigs) > 1 and "{" not in args.output and args.output.endswith(".npz"):
         return _fail("several rigs need -o DIR (or a pattern with {stem})")
+    from .spine import sniff
+    for rig in args.rigs:  # Spine rigs are imported where they are baked (bake.bake)
+        with open(rig, "rb") as f:
+            kind = sniff(f.read(4096))
+        if kind in ("json", "skel"):
+            print(f"openbone: {rig}: imported from a {'Spine binary' if kind == 'skel' else 'Spine skeleton JSON'}"
+                  " (on the fly)", file=sys.stderr)
     kw = dict(animation=args.animation, fps=args.fps, skin=args.skin, seconds=args.seconds, frames=args.frames,
               draw=not args.no_draw, slots=not args.no_slots)
     with warnings.catch_warnings(record=True) as caught:
@@ -447,7 +474,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "constraints by kind, state machines, images and atlas pages, and warnings "
                                    "(what the loader dropped, unreachable states, unused images).",
                        epilog="example: openbone info examples/hero.obone")
-    i.add_argument("rig", help=".obone or .obonb file")
+    i.add_argument("rig", help=".obone or .obonb file, or a Spine .json / .skel (imported on the fly)")
     i.add_argument("-v", "--verbose", action="store_true", help="also list the bone tree and the slots")
     i.add_argument("--json", action="store_true", help="the summary as JSON")
     i.set_defaults(func=cmd_info)
@@ -455,21 +482,30 @@ def build_parser() -> argparse.ArgumentParser:
     v = sub.add_parser("validate", help="check rigs' references; exit 1 when one is broken",
                        description=VALIDATE_HELP, formatter_class=argparse.RawDescriptionHelpFormatter,
                        epilog="example: openbone validate examples/hero.obone --json")
-    v.add_argument("rigs", nargs="+", metavar="RIG")
+    v.add_argument("rigs", nargs="+", metavar="RIG", help=".obone / .obonb, or Spine .json / .skel (imported)")
     v.add_argument("--json", action="store_true", help="a JSON report for pipelines")
     v.add_argument("--strict", action="store_true", help="warnings fail too (exit 1)")
     v.add_argument("-q", "--quiet", action="store_true", help="print only broken references and errors")
     v.set_defaults(func=cmd_validate)
 
-    cv = sub.add_parser("convert", help="convert between .obone (JSON) and .obonb (binary)",
+    cv = sub.add_parser("convert", help="convert between .obone (JSON) and .obonb (binary); import Spine",
                         description="Convert a rig between .obone JSON (indented, or --compact) and .obonb "
                                     "binary, losslessly under the binary rules (float32 values widen to 7 "
-                                    "significant digits; everything else is kept as written).",
+                                    "significant digits; everything else is kept as written). A Spine skeleton "
+                                    "(.json or .skel 4.2, told apart by content) is imported, textured from "
+                                    "its .atlas; what could not be mapped exactly is printed as warnings.",
                         epilog="example: openbone convert examples/hero.obone /tmp/hero.obonb")
-    cv.add_argument("input", help=".obone or .obonb (the format is read from the content)")
+    cv.add_argument("input", help=".obone, .obonb, or a Spine .json / .skel (read from the content)")
     cv.add_argument("output", help="the extension picks the format: .obonb binary, else JSON; - for stdout")
     cv.add_argument("--compact", action="store_true", help="compact JSON instead of indented")
     cv.add_argument("--format", choices=["json", "binary"], help="override the format the extension picks")
+    cv.add_argument("--curves", choices=["spine", "exact", "linear"],
+                    help="Spine input: bezier curves sampled as spine-core does (default), solved exactly, or "
+                         "baked into linear keys")
+    cv.add_argument("--pose-model", choices=["spine", "openbone"],
+                    help="Spine input: pose with spine-core's rules (default) or OpenBone's")
+    cv.add_argument("--atlas", help="Spine input: the .atlas (default: found beside it by Spine's naming)")
+    cv.add_argument("--no-atlas", action="store_true", help="Spine input: no atlas (untextured)")
     cv.set_defaults(func=cmd_convert)
 
     b = sub.add_parser("bake", help="bake an animation into NumPy arrays (.npz)",
@@ -482,7 +518,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "wraps). See openbone/bake.py for every array.",
                        epilog="Exit code 2 when a rig cannot be read or parsed or has no such animation. "
                               "example: openbone bake examples/hero.obone --animation walk --fps 30 -o walk.npz")
-    b.add_argument("rigs", nargs="+", metavar="RIG", help="one or more .obone / .obonb files")
+    b.add_argument("rigs", nargs="+", metavar="RIG",
+                   help="one or more .obone / .obonb files, or Spine .json / .skel (imported on the fly)")
     b.add_argument("-a", "--animation", help="animation name or id (default: the rig's first)")
     b.add_argument("--fps", type=_positive(float), help="frames per second (default: the rig's fps)")
     b.add_argument("--skin", help="skin name or id (default: none)")
@@ -508,7 +545,7 @@ def build_parser() -> argparse.ArgumentParser:
                         epilog="examples: openbone render examples/hero.obone --animation walk --frames 0 "
                                "-o pose.png;  openbone render examples/hero.obone --animation walk "
                                "--frames all -o walk.gif")
-    rn.add_argument("rig")
+    rn.add_argument("rig", help=".obone / .obonb, or a Spine .json / .skel (imported, textured from its atlas)")
     rn.add_argument("-a", "--animation", help="animation name or id (default: the setup pose)")
     rn.add_argument("--frames", default="0",
                     help="frame numbers: 0 | 0,10,20 | 0:30 | 0:30:5 | all (default 0)")
@@ -517,7 +554,9 @@ def build_parser() -> argparse.ArgumentParser:
     rn.add_argument("-o", "--output", required=True, help="out.png, out.gif, ...")
     rn.add_argument("--scale", type=_positive(float), default=1.0, help="pixels per artboard pixel (default 1)")
     rn.add_argument("--size", type=_size, help="resize every frame to WIDTHxHEIGHT")
-    rn.add_argument("--fit", action="store_true", help="frame the pose instead of the artboard")
+    rn.add_argument("--fit", action="store_true",
+                    help="frame what is drawn (the draw list's bounds; the bones without attachments) "
+                         "instead of the artboard")
     rn.add_argument("--columns", type=_positive(int), help="frames per row of a sheet")
     rn.add_argument("--background", help="hex colour (default: the rig's background)")
     rn.add_argument("--transparent", action="store_true", help="no background")

@@ -378,6 +378,19 @@ def pose_points(inst, items: Optional[List[Any]] = None) -> np.ndarray:
     return np.concatenate(parts) if parts else np.zeros((0, 2))
 
 
+def drawn_points(inst, attachments: bool = True, bones: bool = True) -> np.ndarray:
+    """What ``render --fit`` frames: the draw list's vertices (what is drawn); the bones
+    only when nothing else is drawn (no attachments, or ``attachments=False``)."""
+    if attachments:
+        items = [np.asarray(it.vertices, dtype=np.float64).reshape(-1, 2) for it in draw_items(inst)]
+        items = [p for p in items if len(p)]
+        if items:
+            return np.concatenate(items)
+    if not bones:
+        return np.zeros((0, 2))
+    return pose_points(inst, items=[])
+
+
 # ---- drawing ---------------------------------------------------------------
 
 def _boundary_edges(ix: np.ndarray) -> List[Tuple[int, int]]:
@@ -580,8 +593,8 @@ def parse_frames(spec: Optional[str], count: Optional[int] = None) -> List[int]:
 def render_frames(doc: Document, frames: Sequence[int], animation: Optional[str] = None, fps: Optional[float] = None,
                   skin: Optional[str] = None, scale: float = 1.0, fit: bool = False, **kw) -> List[Any]:
     """Images of the given frames (frame k = after ``advance(0)`` and k ``advance(1/fps)``, as
-    :func:`openbone.bake.bake` counts them).  ``fit`` frames the pose instead of the artboard,
-    with one view for all frames."""
+    :func:`openbone.bake.bake` counts them).  ``fit`` frames what is drawn (:func:`drawn_points`)
+    instead of the artboard, with one view for all frames."""
     from .bake import start_animation
     from .instance import Instance
     fps = fps or doc.fps or 30.0
@@ -604,7 +617,8 @@ def render_frames(doc: Document, frames: Sequence[int], animation: Optional[str]
             yield f, inst
 
     if fit:  # one view for all frames: a first pass collects the points, a second draws
-        kw["view"] = View.fit([pose_points(inst) for _, inst in poses()], scale=scale)
+        kw["view"] = View.fit([drawn_points(inst, attachments=kw.get("attachments", True),
+                                            bones=kw.get("bones", True)) for _, inst in poses()], scale=scale)
     snaps = {f: render_pose(inst, scale=scale, **kw) for f, inst in poses()}
     return [snaps[f] for f in frames]
 

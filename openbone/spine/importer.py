@@ -1139,6 +1139,7 @@ def skeleton_json_to_dict(src: Union[str, os.PathLike, Dict[str, Any], bytes], c
     the skeleton file, by Spine's naming; ``False``: none), mapped onto the OpenBone atlas
     section (``source.attach_atlas``).  Malformed input raises OpenBoneError naming the
     place in the Spine file (``read.py``)."""
+    from .read import check_finite
     from .source import attach_atlas, read_source
     images_dir = "images/"
     early: List[str] = []
@@ -1157,8 +1158,10 @@ def skeleton_json_to_dict(src: Union[str, os.PathLike, Dict[str, Any], bytes], c
     imp.setup_world = _setup_world({"skeleton": {"bones": [imp.bone(b) for b in imp.bones]}})
     imp.warnings.clear()
     doc = imp.build()
+    check_finite(doc)
     if imp.weighted_keys:
         _weighted_deform_at_keys(imp, doc)
+        check_finite(doc)
     imp.warnings[:0] = early
     used = attach_atlas(doc, atlas, path, imp.warnings, relative_to)
     if _meta is not None:

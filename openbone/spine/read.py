@@ -107,13 +107,26 @@ def _show(v: Any) -> str:
     if isinstance(v, (list, tuple)):
         return "an array"
     if isinstance(v, (int, float, np.integer, np.floating)):
+        if isinstance(v, (float, np.floating)) and v == math.floor(v) and abs(v) < 1e16:
+            return str(int(v))
         return repr(v) if not isinstance(v, float) else json.dumps(v)
     return type(v).__name__
 
 
+F32_MAX = float(np.finfo(np.float32).max)
+
+
 def _is_num(v: Any) -> bool:
     return (isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
-            and math.isfinite(v))
+            and math.isfinite(v) and abs(v) <= F32_MAX)
+
+
+def _not_num(v: Any) -> str:
+    """Why ``v`` is not a number Spine can hold."""
+    if isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_)) \
+            and math.isfinite(v):
+        return f"{_show(v)} is beyond float32 range (Spine stores numbers as float32)"
+    return f"expected a number, got {_show(v)}"
 
 
 _HEX = re.compile(r"#?[0-9A-Fa-f]{6}([0-9A-Fa-f]{2})?")
@@ -162,26 +175,30 @@ class _Checker:
 
     def num(self, d: Dict[str, Any], key: str, path: str) -> None:
         if key in d and not _is_num(d[key]):
-            self.fail(place(path, key), f"expected a number, got {_show(d[key])}")
+            self.fail(place(path, key), _not_num(d[key]))
 
     def nums(self, d: Dict[str, Any], keys: Iterable[str], path: str) -> None:
         for k in keys:
             if k in d and not _is_num(d[k]):
-                self.fail(place(path, k), f"expected a number, got {_show(d[k])}")
+                self.fail(place(path, k), _not_num(d[k]))
 
     def number_list(self, v: Any, path: str) -> List[Any]:
         a = self.arr(v, path)
         for i, x in enumerate(a):
             if not _is_num(x):
-                self.fail(place(path, i), f"expected a number, got {_show(x)}")
+                self.fail(place(path, i), _not_num(x))
         return a
 
     def integer(self, d: Dict[str, Any], key: str, path: str, lo: int = -INT32, hi: int = INT32 - 1) -> None:
         if key in d:
             self.int_value(d[key], place(path, key), lo, hi)
 
-    def int_value(self, v: Any, path: str, lo: int = -INT32, hi: int = INT32 - 1) -> int:
-        if not _is_num(v) or float(v) != math.floor(float(v)):
+    def int_value(self, v: Any, path: str, lo: int = -INT32, hi: int = INT32 - 1, whole_float: bool = False) -> int:
+        """An integer (a JSON integer; ``whole_float``: also a number with no fraction,
+        as in the weighted vertex lists, where Spine writes counts among floats)."""
+        if isinstance(v, (bool, np.bool_)) or not (
+                isinstance(v, (int, np.integer)) or
+                (whole_float and _is_num(v) and float(v) == math.floor(float(v)))):
             self.fail(path, f"expected an integer, got {_show(v)}")
         if not lo <= v <= hi:
             self.fail(path, f"{_show(v)} is out of range ({lo} to {hi})")
@@ -323,10 +340,12 @@ class _Checker:
                 self.string(e, "audio", p, null=True)
         self.events = set(events or ())
         anims = root.get("animations")
+        self.clean = root
         if anims is not None:
             anims = self.obj(anims, "animations")
-            for n, a in anims.items():
-                self.animation(self.obj(a, place("animations", n)), place("animations", n))
+            self.clean = dict(root)
+            self.clean["animations"] = {n: self.animation(self.obj(a, place("animations", n)), place("animations", n))
+                                        for n, a in anims.items()}
 
     def constraint(self, kind: Any, c: Dict[str, Any], p: str) -> None:
         self.name(c, p)
@@ -427,6 +446,8 @@ class _Checker:
                 self.fail(place(p, "uvs"), f"an odd number of values ({len(uvs)})")
             n = len(uvs) // 2
             tris = self.arr(a.get("triangles", []), place(p, "triangles"))
+            if tris and not n:
+                self.fail(place(p, "triangles"), "triangles but no vertices (uvs is empty)")
             for i, v in enumerate(tris):
                 self.int_value(v, place(place(p, "triangles"), i), 0, max(0, n - 1))
             if len(tris) % 3:
@@ -464,10 +485,13 @@ class _Checker:
         for vi in range(n):
             if i >= len(v):
                 self.fail(pv, f"weighted vertices end after {vi} of {n} vertices ({len(v)} values)")
-            count = self.int_value(v[i], place(pv, i), 0, (len(v) - i - 1) // 4)
+            count = self.int_value(v[i], place(pv, i), 0, whole_float=True)
+            if 4 * count > len(v) - i - 1:
+                self.fail(place(pv, i), f"vertex {vi} has {_show(v[i])} influences (4 values each) but only "
+                                        f"{len(v) - i - 1} values follow")
             i += 1
             for _ in range(count):
-                self.int_value(v[i], place(pv, i), 0, max(0, self.nbones - 1))
+                self.int_value(v[i], place(pv, i), 0, max(0, self.nbones - 1), whole_float=True)
                 i += 4
             influences += count
         if i != len(v):
@@ -502,7 +526,14 @@ class _Checker:
                                   f"{'s' if nvalues > 1 else ''} needs {4 * nvalues}")
         return ks
 
-    def animation(self, a: Dict[str, Any], p: str) -> None:
+    def animation(self, a: Dict[str, Any], p: str) -> Dict[str, Any]:
+        """Checks an animation; returns it without the timelines and keys whose target does
+        not exist (each dropped part is a warning)."""
+        a = dict(a)
+
+        def keep(section: str, names) -> None:
+            if isinstance(a.get(section), dict):
+                a[section] = {k: v for k, v in a[section].items() if k in names or (section == "physics" and k == "")}
         for sname, tls in self.opt_obj(a, "slots", p).items():
             ps = place(place(p, "slots"), sname)
             tls = self.obj(tls, ps)
@@ -575,27 +606,41 @@ class _Checker:
                             self.arr(keys, pt)
         dkey = "drawOrder" if "drawOrder" in a else "draworder"
         if a.get(dkey) is not None:
-            self.draw_order(self.keys(a[dkey], place(p, dkey), 0), place(p, dkey))
+            a[dkey] = self.draw_order(self.keys(a[dkey], place(p, dkey), 0), place(p, dkey))
         if a.get("events") is not None:
             pe = place(p, "events")
+            evs = []
             for i, k in enumerate(self.keys(a["events"], pe, 0, fields=("float", "volume", "balance"),
                                             ints=("int",), strings=("string",))):
                 pk = place(pe, i)
                 self.name(k, pk)
                 if k["name"] not in self.events:
                     self.warn(f"{pk}: no event {_show(k['name'])}; the key is dropped")
+                else:
+                    evs.append(k)
+            a["events"] = evs
+        keep("slots", self.slots)
+        keep("bones", self.bones)
+        for kind in ("ik", "transform", "path", "physics"):
+            keep(kind, self.cons[kind])
+        return a
 
-    def draw_order(self, keys: List[Dict[str, Any]], p: str) -> None:
+    def draw_order(self, keys: List[Dict[str, Any]], p: str) -> List[Dict[str, Any]]:
         """Offsets must describe an order (spine-core's algorithm): slots in increasing
-        order, each moved within the slots, no two to the same place."""
+        order, each moved within the slots, no two to the same place.  Returns the keys
+        without offsets for slots that do not exist."""
         n = len(self.slots)
         self.budget(len(keys) * n, p)
+        out = []
         for i, k in enumerate(keys):
             pk = place(p, i)
             offs = k.get("offsets")
+            out.append(k)
             if offs is None:
                 continue
             offs = self.arr(offs, place(pk, "offsets"))
+            kept = []
+            out[-1] = dict(k, offsets=kept)
             last = -1
             taken = set()
             for j, o in enumerate(offs):
@@ -617,11 +662,38 @@ class _Checker:
                 if si + off in taken:
                     self.fail(place(po, "offset"), f"two slots moved to draw-order index {si + off}")
                 taken.add(si + off)
+                kept.append(o)
+        return out
 
 
 def check_skeleton(data: Any, warnings: Optional[List[str]] = None) -> Any:
     """Check parsed Spine skeleton data (the JSON dict, or what ``skel.py`` reads);
     raises :class:`openbone.OpenBoneError` naming the place of the first problem and
-    appends warnings (dangling references) to ``warnings``.  Returns ``data``."""
-    _Checker(warnings if warnings is not None else []).check(data)
-    return data
+    appends warnings (dangling references) to ``warnings``.  Returns the data with the
+    animation parts whose target does not exist left out (a shallow copy where it
+    differs; the input is not modified)."""
+    c = _Checker(warnings if warnings is not None else [])
+    c.check(data)
+    return c.clean
+
+
+def check_finite(doc: Any) -> None:
+    """The imported document must hold finite numbers only: extreme (but float32) input
+    values can still multiply past double range (a chain of scales of 1e38).  Raises
+    OpenBoneError naming the first non-finite number's place in the OpenBone document."""
+    try:
+        json.dumps(doc, allow_nan=False)
+        return
+    except ValueError:
+        pass
+    stack: List[tuple] = [("", doc)]
+    while stack:
+        path, v = stack.pop()
+        if isinstance(v, float) and not math.isfinite(v):
+            raise SpineError(f"importing gives a non-finite number at {path or 'the top'} of the OpenBone "
+                             "document: the skeleton's values are too extreme to pose")
+        if isinstance(v, dict):
+            stack.extend((place(path, k), x) for k, x in reversed(list(v.items())))
+        elif isinstance(v, (list, tuple)):
+            stack.extend((place(path, i), x) for i, x in reversed(list(enumerate(v))))
+    raise SpineError("importing gives a document that is not JSON")

@@ -241,30 +241,36 @@ class _Reader:
             inp.strings.append(s)
 
         self.bones: List[Dict[str, Any]] = []
+        inp.where = "bones"
         for i in range(inp.count("bones", 30)):
             inp.where = place("bones", i)
             self.bones.append(self.bone(i))
         out["bones"] = self.bones
 
         self.slots: List[Dict[str, Any]] = []
+        inp.where = "slots"
         for i in range(inp.count("slots", 7)):
             inp.where = place("slots", i)
             self.slots.append(self.slot())
         out["slots"] = self.slots
 
         self.ik: List[Dict[str, Any]] = []
+        inp.where = "ik"
         for i in range(inp.count("ik constraints", 4)):
             inp.where = place("ik", i)
             self.ik.append(self.ik_constraint())
         self.transform: List[Dict[str, Any]] = []
+        inp.where = "transform"
         for i in range(inp.count("transform constraints", 5)):
             inp.where = place("transform", i)
             self.transform.append(self.transform_constraint())
         self.path: List[Dict[str, Any]] = []
+        inp.where = "path"
         for i in range(inp.count("path constraints", 20)):
             inp.where = place("path", i)
             self.path.append(self.path_constraint())
         self.physics: List[Dict[str, Any]] = []
+        inp.where = "physics"
         for i in range(inp.count("physics constraints", 25)):
             inp.where = place("physics", i)
             self.physics.append(self.physics_constraint())
@@ -273,10 +279,11 @@ class _Reader:
                 out[k] = getattr(self, k)
 
         self.skins: List[Dict[str, Any]] = []
-        inp.where = "skins (default)"
+        inp.where = "skins[0]"
         default = self.skin(True)
         if default is not None:
             self.skins.append(default)
+        inp.where = "skins"
         for i in range(inp.count("skins", 6)):
             inp.where = place("skins", len(self.skins))
             self.skins.append(self.skin(False))
@@ -313,6 +320,7 @@ class _Reader:
             out["events"] = self.events
 
         anims: Dict[str, Any] = {}
+        inp.where = "animations"
         for i in range(inp.count("animations", 10)):
             inp.where = place("animations", i)
             name = inp.name("an animation")
@@ -492,7 +500,7 @@ class _Reader:
             sk: Dict[str, Any] = {"name": "default"}
         else:
             sk = {"name": inp.name("a skin")}
-            inp.where = place("skins", sk["name"])
+            inp.where = place("skins", len(self.skins))
             if self.nonessential:
                 sk["color"] = _hex8(inp.int32())
             bones = self.bone_list("skin bone")
@@ -721,6 +729,7 @@ class _Reader:
         inp.varint()  # the number of timelines (spine-core ignores it)
         a: Dict[str, Any] = {}
         slots: Dict[str, Any] = {}
+        inp.where = place(base, "slots")
         for _ in range(inp.count("slot timelines", 2)):
             inp.where = place(base, "slots")
             sname = self.slots[inp.index("slot", len(self.slots))]["name"]
@@ -756,6 +765,7 @@ class _Reader:
             a["slots"] = slots
 
         bones: Dict[str, Any] = {}
+        inp.where = place(base, "bones")
         for _ in range(inp.count("bone timelines", 2)):
             inp.where = place(base, "bones")
             bname = self.bones[inp.index("bone", len(self.bones))]["name"]
@@ -789,6 +799,7 @@ class _Reader:
             a["bones"] = bones
 
         ik: Dict[str, Any] = {}
+        inp.where = place(base, "ik")
         for _ in range(inp.count("IK timelines", 3)):
             inp.where = place(base, "ik")
             cname = self.ik[inp.index("IK constraint", len(self.ik))]["name"]
@@ -819,6 +830,7 @@ class _Reader:
             a["ik"] = ik
 
         tr: Dict[str, Any] = {}
+        inp.where = place(base, "transform")
         for _ in range(inp.count("transform timelines", 3)):
             inp.where = place(base, "transform")
             cname = self.transform[inp.index("transform constraint", len(self.transform))]["name"]
@@ -830,6 +842,7 @@ class _Reader:
             a["transform"] = tr
 
         pa: Dict[str, Any] = {}
+        inp.where = place(base, "path")
         for _ in range(inp.count("path timelines", 2)):
             inp.where = place(base, "path")
             cname = self.path[inp.index("path constraint", len(self.path))]["name"]
@@ -849,6 +862,7 @@ class _Reader:
             a["path"] = pa
 
         ph: Dict[str, Any] = {}
+        inp.where = place(base, "physics")
         for _ in range(inp.count("physics timelines", 2)):
             inp.where = place(base, "physics")
             at = inp.i
@@ -881,6 +895,7 @@ class _Reader:
             a["physics"] = ph
 
         atts: Dict[str, Any] = {}
+        inp.where = place(base, "attachments")
         for _ in range(inp.count("attachment timelines", 2)):
             inp.where = place(base, "attachments")
             skin = self.skins[inp.index("skin", len(self.skins))]

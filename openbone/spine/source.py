@@ -75,7 +75,7 @@ def read_source(src: Source, warnings: Optional[List[str]] = None) -> Tuple[Dict
                 raise SpineError("an OpenBone document, not a Spine skeleton (load it with openbone.load)")
             if not isinstance(data, dict) or "bones" not in data:
                 raise SpineError("not a Spine skeleton (no top-level \"bones\" array)")
-    check_skeleton(data, warnings)
+    data = check_skeleton(data, warnings)
     return data, path, kind
 
 
