@@ -291,6 +291,15 @@ class Textures:
         path = src if os.path.isabs(src) else os.path.join(self.base, src)
         return Image.open(path)
 
+    def premultiplied(self, tid: Any):
+        """The texture as Pillow's premultiplied "RGBa", converted once (Pillow's bilinear
+        transform of an RGBA image converts the whole image on every call)."""
+        key = ("RGBa", tid)
+        if key not in self.cache:
+            img = self.get(tid)
+            self.cache[key] = img.convert("RGBa") if img is not None else None
+        return self.cache[key]
+
     def get(self, tid: Any):
         if tid is None:
             return None
@@ -441,15 +450,25 @@ def _draw_item(canvas, item, view: View, textures: Optional[Textures], outline: 
     layer = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     tris = ix.reshape(-1, 3)
     if tex is not None and uvs is not None and len(uvs):
+        src = textures.premultiplied(getattr(item, "texture", None)) if textures is not None else None
         uv = np.asarray(uvs, dtype=np.float64).reshape(-1, 2) * (tex.width, tex.height)
         for t in tris:
             coef = _affine(uv[t], local[t])
             if coef is None:
                 continue
-            warped = tex.transform((w, h), Image.AFFINE, coef, resample=Image.BILINEAR)
-            mask = Image.new("L", (w, h), 0)
-            ImageDraw.Draw(mask).polygon([tuple(p) for p in local[t]], fill=255)
-            layer.paste(warped, (0, 0), mask)
+            # only the triangle's own box is warped (a mesh's triangles are small next to the item)
+            lo = np.maximum(np.floor(local[t].min(axis=0)).astype(int) - 1, 0)
+            hi = np.minimum(np.ceil(local[t].max(axis=0)).astype(int) + 1, (w, h))
+            tw, th = int(hi[0] - lo[0]), int(hi[1] - lo[1])
+            if tw <= 0 or th <= 0:
+                continue
+            a, b, c, d, e, f = coef
+            ox, oy = float(lo[0]), float(lo[1])
+            warped = src.transform((tw, th), Image.AFFINE, (a, b, a * ox + b * oy + c, d, e, d * ox + e * oy + f),
+                                   resample=Image.BILINEAR).convert("RGBA")
+            mask = Image.new("L", (tw, th), 0)
+            ImageDraw.Draw(mask).polygon([tuple(p) for p in local[t] - lo], fill=255)
+            layer.paste(warped, (int(lo[0]), int(lo[1])), mask)
         tint = Image.new("RGBA", (w, h), _rgba8(color))
         layer = ImageChops.multiply(layer, tint)
     else:
