@@ -222,7 +222,8 @@ class _Reader:
         version = inp.string()
         head["spine"] = version or ""
         if not version or not version[:2] in ("4.",):
-            inp.fail(f"version {version!r}: only 4.x binary exports are read (4.2 layout)")
+            inp.fail(f"version {version!r}: not a Spine 4.x binary export (nor JSON text); "
+                     "only 4.x binary exports are read (4.2 layout)")
         for k in ("x", "y", "width", "height", "referenceScale"):
             head[k] = inp.float()
         self.nonessential = inp.boolean()
@@ -1004,5 +1005,5 @@ def read_skel(data: bytes) -> Dict[str, Any]:
         raise TypeError("read_skel takes the file's bytes")
     data = bytes(data)
     if len(data) < 9:
-        raise SpineError(f".skel: {len(data)} bytes is too short for a Spine binary export")
+        raise SpineError(f".skel: {len(data)} bytes is too short for a Spine binary export (nor JSON text)")
     return _Reader(data).read()

@@ -66,10 +66,10 @@ def read_source(src: Source, warnings: Optional[List[str]] = None) -> Tuple[Dict
         else:
             path = os.fspath(src)
             raw = _read_file(path)
-        if is_skel(raw):
-            data, kind = read_skel(raw), "skel"
-        else:
+        if raw.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"[") and not is_skel(raw):
             data, kind = loads_json(raw), "json"
+        else:  # not JSON text: read as a binary export (whose header check says what is wrong)
+            data, kind = read_skel(raw), "skel"
         if not (isinstance(data, dict) and isinstance(data.get("bones"), list)):
             if kind == "json" and isinstance(data, dict) and data.get("format") == "openbone":
                 raise SpineError("an OpenBone document, not a Spine skeleton (load it with openbone.load)")
