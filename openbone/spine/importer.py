@@ -1157,11 +1157,12 @@ def skeleton_json_to_dict(src: Union[str, os.PathLike, Dict[str, Any], bytes], c
     # pass 1: bones only, for the setup pose (weighted vertices, weighted deform)
     imp.setup_world = _setup_world({"skeleton": {"bones": [imp.bone(b) for b in imp.bones]}})
     imp.warnings.clear()
-    doc = imp.build()
-    check_finite(doc)
-    if imp.weighted_keys:
-        _weighted_deform_at_keys(imp, doc)
+    with np.errstate(all="ignore"):  # extreme input overflows: check_finite says where, once
+        doc = imp.build()
         check_finite(doc)
+        if imp.weighted_keys:
+            _weighted_deform_at_keys(imp, doc)
+            check_finite(doc)
     imp.warnings[:0] = early
     used = attach_atlas(doc, atlas, path, imp.warnings, relative_to)
     if _meta is not None:

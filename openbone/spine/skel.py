@@ -53,14 +53,19 @@ def _short(bits_value: float) -> float:
     return float(str(np.float32(bits_value)))
 
 
-def is_skel(data: bytes) -> bool:
+def is_skel(data: bytes, truncated: bool = False) -> bool:
     """True when ``data`` starts like a Spine binary export: 8 hash bytes, then the
-    version string ("3." / "4." digits)."""
-    if len(data) < 12:
+    version string ("3." / "4." and digits).  ``truncated``: also when the data ends
+    inside that header, so that a cut file is reported as a cut ``.skel``."""
+    if len(data) < 9:
+        return truncated and len(data) > 0 and data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] not in (b"{", b"[")
+    n = data[8]  # the version's byte count + 1
+    version = data[9:8 + n]
+    if not (4 <= n <= 33 and all(48 <= c <= 57 or c == 46 for c in version)):
         return False
-    n = data[8]
-    return 3 <= n <= 32 and len(data) > 8 + n and data[9:11] in (b"3.", b"4.") and \
-        all(48 <= c <= 57 or c == 46 for c in data[9:8 + n])
+    if len(data) >= 8 + n:
+        return version[:2] in (b"3.", b"4.")
+    return truncated and any(p.startswith(version[:2]) for p in (b"3.", b"4."))
 
 
 class _Input:

@@ -66,15 +66,17 @@ def read_source(src: Source, warnings: Optional[List[str]] = None) -> Tuple[Dict
         else:
             path = os.fspath(src)
             raw = _read_file(path)
-        if raw.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"[") and not is_skel(raw):
-            data, kind = loads_json(raw), "json"
-        else:  # not JSON text: read as a binary export (whose header check says what is wrong)
+        if is_skel(raw, truncated=True):
             data, kind = read_skel(raw), "skel"
-        if not (isinstance(data, dict) and isinstance(data.get("bones"), list)):
-            if kind == "json" and isinstance(data, dict) and data.get("format") == "openbone":
-                raise SpineError("an OpenBone document, not a Spine skeleton (load it with openbone.load)")
-            if not isinstance(data, dict) or "bones" not in data:
-                raise SpineError("not a Spine skeleton (no top-level \"bones\" array)")
+        elif raw.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"["):
+            data, kind = loads_json(raw), "json"
+        else:
+            raise SpineError("not a Spine skeleton: not JSON text, and not a binary export (.skel: 8 hash bytes, "
+                             "then a version such as \"4.2.22\")")
+        if isinstance(data, dict) and data.get("format") == "openbone":
+            raise SpineError("an OpenBone document, not a Spine skeleton (load it with openbone.load)")
+        if not isinstance(data, dict) or "bones" not in data:
+            raise SpineError("not a Spine skeleton (no top-level \"bones\" array)")
     data = check_skeleton(data, warnings)
     return data, path, kind
 
