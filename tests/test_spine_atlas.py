@@ -356,3 +356,49 @@ def test_render_pixels_carry_page_colours(name):
             assert np.abs(got - want).max() <= 10, (name, it.slot, it.attachment, (mu, mv), got, want)
             sampled[a["type"]] += 1
     assert sum(sampled.values()) >= 2, f"{name}: only {sampled} samples"
+
+
+# ---- the OpenBone region "rotation" extension itself ---------------------------------------------
+
+def _one_region_doc(region):
+    return {"format": "openbone", "version": 1, "name": "t", "width": 100, "height": 100, "fps": 30,
+            "images": [{"id": "im", "name": "im", "src": "", "width": 10, "height": 20}],
+            "atlas": {"pages": [{"id": "pg", "name": "pg", "src": "", "width": 64, "height": 32}],
+                      "regions": [dict({"image": "im", "page": "pg", "x": 4, "y": 2, "width": 10, "height": 20,
+                                        "offsetX": 0, "offsetY": 0, "originalWidth": 10, "originalHeight": 20},
+                                       **region)]},
+            "skeleton": {"bones": [{"id": "root", "name": "root"}], "slots": [
+                {"id": "s", "name": "s", "bone": "root", "color": "#FFFFFFFF", "attachment": "m", "blend": "normal"}],
+                "skins": [{"id": "default", "name": "default", "attachments": {"s": {"m": {
+                    "type": "mesh", "image": "im", "uvs": [0, 0, 1, 0, 1, 1], "triangles": [0, 1, 2],
+                    "vertices": [0, 0, 10, 0, 10, 20]}}}}]}}
+
+
+@pytest.mark.parametrize("region, want", [
+    # 180: u' = (x + w + offX - u·origW)/P.w, v' = (y + h + offY - v·origH)/P.h with x 4, y 2, 10 x 20, page 64 x 32
+    ({"rotation": 180}, [[14 / 64, 22 / 32], [4 / 64, 22 / 32], [4 / 64, 2 / 32]]),
+    # 270: u' = (x - offY + v·origH)/P.w, v' = (y + w + offX - u·origW)/P.h
+    ({"rotation": 270}, [[4 / 64, 12 / 32], [4 / 64, 2 / 32], [24 / 64, 2 / 32]]),
+    # 90 = rotated: u' = (x + h + offY - v·origH)/P.w, v' = (y - offX + u·origW)/P.h
+    ({"rotation": 90}, [[24 / 64, 2 / 32], [24 / 64, 12 / 32], [4 / 64, 12 / 32]]),
+    ({"rotated": True, "rotation": 0}, [[4 / 64, 2 / 32], [14 / 64, 2 / 32], [14 / 64, 22 / 32]]),
+])
+def test_region_rotation_extension_by_hand(region, want):
+    doc = openbone.loads(json.dumps(_one_region_doc(region)))
+    inst = openbone.Instance(doc)
+    inst.advance(0)
+    (it,) = list(inst.draw_list())
+    np.testing.assert_allclose(it.uvs, want, atol=1e-7)
+    # the .obonb codec keeps it
+    back = openbone.loads(openbone.dumps(doc, binary=True))
+    i2 = openbone.Instance(back)
+    i2.advance(0)
+    np.testing.assert_array_equal(list(i2.draw_list())[0].uvs, it.uvs)
+
+
+def test_region_rotation_other_angles_warn():
+    doc = openbone.loads(json.dumps(_one_region_doc({"rotated": True, "rotation": 45})))
+    assert any("region rotation 45 is not 0, 90, 180 or 270: rotated used" in w for w in doc.warnings)
+    inst = openbone.Instance(doc)
+    inst.advance(0)
+    np.testing.assert_allclose(list(inst.draw_list())[0].uvs[0], [24 / 64, 2 / 32], atol=1e-7)

@@ -375,35 +375,37 @@ def atlas_section(atlas: Atlas, image_names: List[str], warnings: List[str],
         warnings.append(f"atlas: no region for {len(missing)} image(s) ({shown}): drawn untextured")
     order = [p for p in atlas.pages if id(p) in pages_used]
     sec: Dict[str, Any] = {"pages": [pages_used[id(p)] for p in order], "regions": regions}
-    if order:
-        first = order[0]
+    if not order:
+        return sec, found
 
-        def one(what: str, get, put) -> None:
-            vals = {get(p) for p in order}
-            if len(vals) > 1:
-                warnings.append(f"atlas: pages differ in {what}; the first page's is used for all")
-            put(get(first))
+    def first(what: str, value):
+        """The OpenBone section has one value for all pages: the first used page's."""
+        if len({value(p) for p in order}) > 1:
+            warnings.append(f"atlas: pages differ in {what}; the first page's is used for all")
+        return value(order[0])
 
-        one("premultiplied alpha", lambda p: p.pma, lambda v: sec.__setitem__("premultipliedAlpha", True) if v else None)
-        one("scale", lambda p: p.scale, lambda v: sec.__setitem__("scale", v) if v not in (None, 1.0) else None)
-        for key, attr in (("filterMin", "min_filter"), ("filterMag", "mag_filter")):
-            def put(v, key=key):
-                f = _FILTERS.get(str(v).lower())
-                if f is None:
-                    warnings.append(f"atlas: filter {v!r} unknown; linear used")
-                    f = "linear"
-                sec[key] = f
-            one(f"filter ({key})", lambda p, a=attr: getattr(p, a), put)
-        one("repeat", lambda p: (p.repeat_x, p.repeat_y),
-            lambda v: (v[0] and sec.__setitem__("wrapX", "repeat"), v[1] and sec.__setitem__("wrapY", "repeat")))
-
-        def put_format(v):
-            if v is None:
-                return
-            f = _FORMATS.get(v.lower())
-            if f is None:
-                warnings.append(f"atlas: pixel format {v!r} has no OpenBone equivalent; RGBA8888 assumed")
-            elif f != "RGBA8888":
-                sec["pixelFormat"] = f
-        one("format", lambda p: p.format, put_format)
+    if first("premultiplied alpha", lambda p: p.pma):
+        sec["premultipliedAlpha"] = True
+    scale = first("scale", lambda p: p.scale)
+    if scale not in (None, 1.0):
+        sec["scale"] = scale
+    for key, attr in (("filterMin", "min_filter"), ("filterMag", "mag_filter")):
+        v = first(f"filter ({key})", lambda p, a=attr: getattr(p, a))
+        f = _FILTERS.get(str(v).lower())
+        if f is None:
+            warnings.append(f"atlas: filter {v!r} unknown; linear used")
+            f = "linear"
+        sec[key] = f
+    rx, ry = first("repeat", lambda p: (p.repeat_x, p.repeat_y))
+    if rx:
+        sec["wrapX"] = "repeat"
+    if ry:
+        sec["wrapY"] = "repeat"
+    fmt = first("format", lambda p: p.format)
+    if fmt is not None:
+        f = _FORMATS.get(fmt.lower())
+        if f is None:
+            warnings.append(f"atlas: pixel format {fmt!r} has no OpenBone equivalent; RGBA8888 assumed")
+        elif f != "RGBA8888":
+            sec["pixelFormat"] = f
     return sec, found

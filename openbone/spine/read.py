@@ -210,14 +210,13 @@ class _Checker:
                 self.fail(place(path, k), f"expected true or false, got {_show(d[k])}")
 
     def string(self, d: Dict[str, Any], key: str, path: str, required: bool = False, null: bool = False) -> None:
-        if key not in d or (d[key] is None and not required and null):
+        """``d[key]`` is a string (``null``: or null, when not ``required``)."""
+        if key not in d:
             if required:
-                self.fail(place(path, key) if isinstance(d, dict) else path, "missing (a name is required)")
+                self.fail(path, f"missing \"{key}\" (required)")
             return
         v = d[key]
-        if v is None and not null:
-            if required:
-                self.fail(place(path, key), "expected a string, got null")
+        if v is None and null and not required:
             return
         if not isinstance(v, str):
             self.fail(place(path, key), f"expected a string, got {_show(v)}")
@@ -225,8 +224,6 @@ class _Checker:
             self.fail(place(path, key), "a NUL character in a string")
 
     def name(self, d: Dict[str, Any], path: str, key: str = "name") -> str:
-        if key not in d:
-            self.fail(path, f"missing \"{key}\" (required)")
         self.string(d, key, path, required=True)
         if d[key] == "" and key == "name":
             self.fail(place(path, key), "an empty name")

@@ -143,11 +143,23 @@ def import_skeleton(src: Source, atlas: AtlasArg = None, curves: str = "spine", 
 def load_rig(path: str, **import_kw) -> Tuple[Any, Optional[str]]:
     """(Document, None) for an OpenBone file, (Document, "Spine skeleton JSON" | "Spine
     binary") for a Spine skeleton imported on the fly (``import_kw`` go to
-    :func:`import_skeleton`).  Errors: ``OSError`` (unreadable), ``OpenBoneError``."""
+    :func:`import_skeleton`).  JSON is a Spine skeleton when it has top-level ``bones``
+    and no ``"format": "openbone"``.  Errors: ``OSError`` (unreadable), ``OpenBoneError``."""
     from ..document import load
     with open(path, "rb") as f:
         head = f.read(4096)
     kind = sniff(head)
+    if kind == "json":  # decide on the whole document, not its first bytes
+        with open(path, "rb") as f:
+            raw = f.read()
+        try:
+            data = loads_json(raw)
+        except SpineError:
+            data = None  # not valid JSON: a Spine file only if it reads like one (its error then)
+            if b'"format"' in head or b'"skeleton"' not in head:
+                kind = "openbone"
+        if isinstance(data, dict) and (data.get("format") == "openbone" or not isinstance(data.get("bones"), list)):
+            kind = "openbone"
     if kind in ("json", "skel"):
         doc = import_skeleton(path, **import_kw)
         return doc, "Spine binary" if kind == "skel" else "Spine skeleton JSON"
