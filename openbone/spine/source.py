@@ -17,7 +17,7 @@ from .atlas import Atlas, atlas_section, find_atlas, read_atlas
 from .read import SpineError, check_skeleton, loads_json
 from .skel import is_skel, read_skel
 
-__all__ = ["read_source", "import_skeleton", "attach_atlas", "sniff", "load_rig"]
+__all__ = ["read_source", "import_skeleton", "attach_atlas", "sniff", "rig_kind", "load_rig"]
 
 MAX_SKELETON_BYTES = 256 << 20
 
@@ -140,12 +140,10 @@ def import_skeleton(src: Source, atlas: AtlasArg = None, curves: str = "spine", 
     return doc
 
 
-def load_rig(path: str, **import_kw) -> Tuple[Any, Optional[str]]:
-    """(Document, None) for an OpenBone file, (Document, "Spine skeleton JSON" | "Spine
-    binary") for a Spine skeleton imported on the fly (``import_kw`` go to
-    :func:`import_skeleton`).  JSON is a Spine skeleton when it has top-level ``bones``
-    and no ``"format": "openbone"``.  Errors: ``OSError`` (unreadable), ``OpenBoneError``."""
-    from ..document import load
+def rig_kind(path: str) -> Optional[str]:
+    """"skel" or "json" when the file is a Spine skeleton (binary export, or JSON with
+    top-level ``bones`` and no ``"format": "openbone"``), else None (an OpenBone file, or
+    something for the OpenBone loader to report).  Raises OSError when unreadable."""
     with open(path, "rb") as f:
         head = f.read(4096)
     kind = sniff(head)
@@ -154,13 +152,22 @@ def load_rig(path: str, **import_kw) -> Tuple[Any, Optional[str]]:
             raw = f.read()
         try:
             data = loads_json(raw)
-        except SpineError:
-            data = None  # not valid JSON: a Spine file only if it reads like one (its error then)
-            if b'"format"' in head or b'"skeleton"' not in head:
-                kind = "openbone"
-        if isinstance(data, dict) and (data.get("format") == "openbone" or not isinstance(data.get("bones"), list)):
-            kind = "openbone"
-    if kind in ("json", "skel"):
-        doc = import_skeleton(path, **import_kw)
-        return doc, "Spine binary" if kind == "skel" else "Spine skeleton JSON"
-    return load(path), None
+        except SpineError:  # not valid JSON: a Spine file only if it reads like one (its error then)
+            return None if (b'"format"' in head or b'"skeleton"' not in head) else "json"
+        if not isinstance(data, dict) or data.get("format") == "openbone" or not isinstance(data.get("bones"), list):
+            return None
+    return kind if kind in ("json", "skel") else None
+
+
+def load_rig(path: str, **import_kw) -> Tuple[Any, Optional[str]]:
+    """(Document, None) for an OpenBone file, (Document, "Spine skeleton JSON" | "Spine
+    binary") for a Spine skeleton imported on the fly (:func:`rig_kind`; ``import_kw`` go
+    to :func:`import_skeleton`).  Errors: ``OSError`` (unreadable), ``OpenBoneError``."""
+    from ..document import load
+    kind = rig_kind(path)
+    if kind is None:
+        return load(path), None
+    return import_skeleton(path, **import_kw), KIND_NAMES[kind]
+
+
+KIND_NAMES = {"skel": "Spine binary", "json": "Spine skeleton JSON"}
