@@ -24,12 +24,13 @@
 #include "constraints.h"
 #include "drawlist.h"
 #include "instance.h"
+#include "layer.h"
 #include "particles.h"
 #include "state_machine.h"
 #include "scripts.h"
 
 #define SNAP_MAGIC "OBST"
-#define SNAP_VERSION 1u
+#define SNAP_VERSION 2u
 #define SNAP_SHAPE 12
 #define SNAP_HEADER (4 + 4 + 4 * SNAP_SHAPE + 4 + 8 + 8)
 
@@ -428,6 +429,43 @@ static void walk(ser *s, ob_instance *inst)
 
     /* state_machine.c (§9) */
     if (inst->sm) machine(s, inst->sm);
+
+    /* layer.c: the host's offsets, limits and reaches */
+    int32_t has_layer = inst->layer != NULL;
+    V(s, has_layer);
+    if (s->failed) return;
+    if (!has_layer) {
+        if (s->mode == SER_APPLY) ob_layer_free(inst);
+        return;
+    }
+    ob_layer_state *L = s->mode == SER_APPLY ? ob_layer_get(inst) : inst->layer;
+    if (!L) {
+        fail(s, 2, "out of memory");
+        return;
+    }
+    A(s, L->offset, nb);
+    A(s, L->has_offset, nb);
+    int32_t no = count(s, &L->offset_count, nb);
+    A(s, L->offset_bones, no);
+    A(s, L->limit_min, nb);
+    A(s, L->limit_max, nb);
+    A(s, L->has_limit, nb);
+    int32_t nl = count(s, &L->limit_count, nb);
+    A(s, L->limit_bones, nl);
+    int32_t nr = count(s, &L->reach_count, nb);
+    A(s, L->reaches, nr);
+    if (s->mode == SER_APPLY && !s->failed) {
+        int bad = 0;
+        for (int32_t i = 0; i < no && !bad; i++) bad = L->offset_bones[i] < 0 || L->offset_bones[i] >= nb;
+        for (int32_t i = 0; i < nl && !bad; i++) bad = L->limit_bones[i] < 0 || L->limit_bones[i] >= nb;
+        for (int32_t i = 0; i < nb && !bad; i++) bad = L->has_limit[i] > 2 || L->has_offset[i] > 1;
+        for (int32_t i = 0; i < nr && !bad; i++) {
+            const ob_reach_def *d = &L->reaches[i].def;
+            bad = d->upper < 0 || d->upper >= nb || d->lower < 0 || d->lower >= nb || d->tip < -1 || d->tip >= nb ||
+                  d->space < -1 || d->space >= nb || d->offset_space < -1 || d->offset_space >= nb;
+        }
+        if (bad) fail(s, 1, "the snapshot is corrupt (the instance layer)");
+    }
 }
 
 static uint64_t fnv64(const unsigned char *p, size_t n)
