@@ -114,7 +114,7 @@ class CaseItem(pytest.Item):
             pytest.skip("the §11 script host is the optional extra openbone[scripts] (quickjs)")
         report = results.get(self.case_name)
         if report is not None:
-            raise CaseFailure(report)
+            raise CaseFailure(f"{self.path.name}: {report}")
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, CaseFailure):
@@ -122,4 +122,4 @@ class CaseItem(pytest.Item):
         return super().repr_failure(excinfo, style)
 
     def reportinfo(self):
-        return self.path, None, f"{self.path.name}::{self.case_name}"
+        return self.path, None, self.name
