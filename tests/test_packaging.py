@@ -163,7 +163,8 @@ def test_unbuilt_checkout_says_how_to_build(tmp_path):
     shutil.copytree(ROOT / "openbone", tmp_path / "openbone", ignore=shutil.ignore_patterns("*.so", "__pycache__"))
     (tmp_path / "setup.py").write_text("")
     (tmp_path / "csrc").mkdir()
-    r = subprocess.run([sys.executable, "-c", "import openbone"], cwd=tmp_path, capture_output=True, text=True,
+    # -S: no site-packages, so that no installed (or editable) openbone supplies the extension
+    r = subprocess.run([sys.executable, "-S", "-c", "import openbone"], cwd=tmp_path, capture_output=True, text=True,
                        env=_env())
     assert r.returncode == 1
     last = r.stderr.strip().splitlines()
