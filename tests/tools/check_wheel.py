@@ -94,7 +94,7 @@ def check(wheel: Path, python: str = sys.executable, numpy: str = "link", pytest
     """Every check of the module docstring; returns a short log.  Raises CheckError."""
     wheel = Path(wheel).resolve()
     log = [audit(wheel).strip().splitlines()[0]]
-    work = Path(work or tempfile.mkdtemp(prefix="openbone-wheel-"))
+    work = Path(work or tempfile.mkdtemp(prefix="openbone-wheel-")).resolve()
     venv = work / "venv"
     if venv.exists():
         shutil.rmtree(venv)
