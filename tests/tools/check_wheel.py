@@ -1,12 +1,14 @@
 """Checks a repaired (manylinux) openbone wheel as a user gets it, without the system's cJSON.
 
-    python tests/tools/check_wheel.py WHEEL [--python PY] [--numpy link|SPEC] [--pytest] [--work DIR]
+    python tests/tools/check_wheel.py WHEEL [--python PY] [--numpy link|SPEC] [--pytest] [--scripts] [--work DIR]
 
 1. ``auditwheel show`` reports a manylinux tag and no external libcjson; the wheel carries
    ``openbone.libs/libcjson-*`` and the licence files (LICENSE, THIRD_PARTY_NOTICES.md).
 2. A fresh venv of PY (default: this Python) gets the wheel (offline, ``--no-deps``) and NumPy:
    ``link`` symlinks this interpreter's NumPy (offline; PY must be this Python's version), a
-   pip requirement (``"numpy==1.26.*"``) installs it from the index.  ``--pytest`` installs pytest.
+   pip requirement (``"numpy==1.26.*"``) installs it from the index.  ``--pytest`` installs pytest,
+   ``--scripts`` quickjs (the openbone[scripts] extra, where it has a wheel for PY: then the
+   bundled script case runs too).
 3. With the loader audit module tests/c/hide_libcjson.c (LD_AUDIT: every search for
    ``libcjson.so*`` fails; checked first on ``ctypes.CDLL("libcjson.so.1")``), from an empty
    folder: ``import openbone`` from the venv, cJSON mapped from ``openbone.libs`` only, the
@@ -90,7 +92,7 @@ def link_numpy(venv_python: Path) -> None:
 
 
 def check(wheel: Path, python: str = sys.executable, numpy: str = "link", pytest: bool = False,
-          work: Path | None = None) -> str:
+          work: Path | None = None, scripts: bool = False) -> str:
     """Every check of the module docstring; returns a short log.  Raises CheckError."""
     wheel = Path(wheel).resolve()
     log = [audit(wheel).strip().splitlines()[0]]
@@ -107,6 +109,11 @@ def check(wheel: Path, python: str = sys.executable, numpy: str = "link", pytest
         run([py, "-m", "pip", "install", "-q", numpy])
     if pytest:
         run([py, "-m", "pip", "install", "-q", "pytest"])
+    if scripts:
+        try:
+            run([py, "-m", "pip", "install", "-q", "--only-binary", ":all:", "quickjs>=1.19"])
+        except CheckError:
+            log.append("quickjs has no wheel for this Python: the bundled script case is skipped")
     shim = work / "hide_libcjson.so"
     run(["gcc", "-shared", "-fPIC", "-O2", "-o", shim, SHIM])
     env = dict(os.environ, LD_AUDIT=str(shim))
@@ -135,10 +142,11 @@ def main(argv=None) -> int:
     ap.add_argument("--python", default=sys.executable)
     ap.add_argument("--numpy", default="link", help='"link" (this Python\'s NumPy) or a pip requirement')
     ap.add_argument("--pytest", action="store_true")
+    ap.add_argument("--scripts", action="store_true", help="install quickjs (openbone[scripts]) where it has a wheel")
     ap.add_argument("--work")
     a = ap.parse_args(argv)
     try:
-        print(check(Path(a.wheel), a.python, a.numpy, a.pytest, Path(a.work) if a.work else None))
+        print(check(Path(a.wheel), a.python, a.numpy, a.pytest, Path(a.work) if a.work else None, a.scripts))
     except CheckError as e:
         print(f"check_wheel: {e}", file=sys.stderr)
         return 1
