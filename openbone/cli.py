@@ -1,6 +1,7 @@
 """The `openbone` command line (also `python -m openbone`).
 
-Commands: conformance run/compare, info, validate, convert, bake, render; `--help` on each.
+Commands: conformance run/compare, selftest, info, validate, convert, bake, render; `--help` on
+each; `--version`.
 
 Exit codes: 0 success, 1 the command ran and found a problem (differences,
 broken references, a case that errored), 2 bad usage or unreadable input.
@@ -539,7 +540,10 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from ._version import __version__
+
     p = _Parser(prog="openbone", description="OpenBone runtime tools.")
+    p.add_argument("--version", action="version", version=f"openbone {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
@@ -555,6 +559,12 @@ def build_parser() -> argparse.ArgumentParser:
     cp.add_argument("expected")
     cp.add_argument("actual")
     cp.set_defaults(func=cmd_conformance_compare)
+
+    st = sub.add_parser("selftest", help="run the conformance suite bundled with the package (exit 1 on a failure)",
+                        description="Runs every case file shipped in openbone.selftest.suite and compares it with "
+                                    "its expected samples at the §1 tolerances (also: pytest --pyargs openbone.selftest).")
+    st.add_argument("-v", "--verbose", action="store_true", help="one line per passing case too")
+    st.set_defaults(func=lambda args: __import__("openbone.selftest", fromlist=["main"]).main(verbose=args.verbose))
 
     i = sub.add_parser("info", help="summarise a rig",
                        description="Summarise a rig: bones, slots, skins, animations with durations, "
