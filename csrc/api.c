@@ -1,6 +1,7 @@
 /* api.c: the public C API of openbone.h over the concerns' internal
 ** functions (animation §6, state machines §9, the draw list §8.4).  Thin:
 ** argument checks and conversions only. */
+#include <math.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -99,6 +100,7 @@ ob_status ob_instance_fire(ob_instance *inst, int input)
 ob_status ob_instance_pointer(ob_instance *inst, ob_pointer_type type, double x, double y)
 {
     if (!inst->sm || type < OB_POINTER_DOWN || type > OB_POINTER_MOVE) return OB_ERR_ARGUMENT;
+    if (!isfinite(x) || !isfinite(y)) return OB_ERR_ARGUMENT;  /* issue 21: a NaN pointer means nothing */
     ob_sm_pointer(inst, (ob_sm_pointer_type)type, x, y);
     return OB_OK;
 }

@@ -14,8 +14,8 @@
 * ``log``: records accumulated since construction (or ``clear_log()``):
   ``stateChange`` (§9.2 "Emits stateChange": ``text`` is ``"<from> -> <to>"``,
   ``layer`` the layer index), ``inputChange``, script ``log`` and ``error``
-  records, and ``warning`` (e.g. scripts disabled without ``quickjs``).
-* §11 scripts run when the optional ``quickjs`` package is installed
+  records, and ``warning`` (e.g. scripts disabled without ``quickjs-ng``).
+* §11 scripts run when the optional ``quickjs-ng`` package is installed
   (``pip install openbone[scripts]``); ``clear_overrides()`` drops the
   persistent ``ob.setBone`` / ``ob.slot`` overrides.
 """

@@ -124,6 +124,7 @@ ob_status ob_instance_fire(ob_instance *inst, int input);
 
 typedef enum ob_pointer_type { OB_POINTER_DOWN = 0, OB_POINTER_UP, OB_POINTER_MOVE } ob_pointer_type;
 /// §9.5 queues a pointer event in skeleton space (processed by the next advance).
+/// Non-finite coordinates are refused (OB_ERR_ARGUMENT), nothing is queued.
 ob_status ob_instance_pointer(ob_instance *inst, ob_pointer_type type, double x, double y);
 /// §9.1 activeStates of layer `layer` of the running machine: a state name,
 /// "exit", or NULL.  Valid until the next advance.

@@ -5,6 +5,7 @@
 ** Names and conveniences live in openbone/state_machine.py. */
 #include "obpy.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -122,6 +123,9 @@ static PyObject *sm_pointer(InstanceObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "pointer type must be 0 (down), 1 (up) or 2 (move)");
         return NULL;
     }
+    if (!isfinite(x) || !isfinite(y))
+        return PyErr_Format(obpy_error, "pointer: x and y must be finite numbers, got (%R, %R)",
+                            PyTuple_GET_ITEM(args, 1), PyTuple_GET_ITEM(args, 2));
     ob_sm_pointer(self->inst, (ob_sm_pointer_type)type, x, y);
     Py_RETURN_NONE;
 }
@@ -265,6 +269,16 @@ static PyObject *sm_take_log(InstanceObject *self, PyObject *unused)
     if (!sm) return PyList_New(0);
     PyObject *list = PyList_New(sm->log_count);
     if (!list) return NULL;
+    if (sm->log_dropped) {  /* issue 21: the caps of ob_sm_log_record, reported once per take */
+        char text[160];
+        snprintf(text, sizeof text, "%d log records dropped (at most %d records and %d bytes are kept between "
+                 "two reads of the log)", (int)sm->log_dropped, OB_SM_LOG_MAX, OB_SM_LOG_BYTES);
+        PyObject *d = Py_BuildValue("{s:s,s:s,s:O,s:d}", "type", "warning", "text", text, "layer", Py_None,
+                                    "time", sm->elapsed);
+        if (!d || PyList_Append(list, d) < 0) { Py_XDECREF(d); Py_DECREF(list); return NULL; }
+        Py_DECREF(d);
+        sm->log_dropped = 0;
+    }
     for (int32_t i = 0; i < sm->log_count; i++) {
         const ob_sm_log *r = &sm->log[i];
         PyObject *layer = r->layer >= 0 ? PyLong_FromLong(r->layer) : Py_NewRef(Py_None);
