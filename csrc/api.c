@@ -31,13 +31,15 @@ ob_status ob_instance_clear_track(ob_instance *inst, int track)
     return ob_anim_clear_track(inst, track) < 0 ? OB_ERR_ARGUMENT : OB_OK;
 }
 
-void ob_instance_bake(ob_instance *inst, double dt, int steps, double *out)
+ob_status ob_instance_bake(ob_instance *inst, double dt, int steps, double *out)
 {
+    if (!(fabs(dt) <= OB_MAX_DT) || steps < 0 || (steps > 0 && !out)) return OB_ERR_ARGUMENT;
     size_t frame = (size_t)inst->doc->bone_count * 6;
     for (int i = 0; i < steps; i++) {
         ob_instance_advance(inst, dt);  /* §12: the instance sums dt itself */
         memcpy(out + (size_t)i * frame, inst->world, frame * sizeof *out);
     }
+    return OB_OK;
 }
 
 /* ---- state machines (§9) ---------------------------------------------- */

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import re
 import sys
@@ -73,7 +74,8 @@ _BROKEN = re.compile(
     r'|unknown or dropped slot'
     r'|\bno (?!property\b)[a-z][a-z ]* "'
 )
-_ALLOWED = re.compile(r'is listed after this bone')
+_ALLOWED = re.compile(r'is listed after this bone'
+                      r'|left out of the draw order')  # §5: "the listed slots that exist fill the remaining indices"
 
 VALIDATE_HELP = """\
 Load each rig and check its references: bone parents, slot bones, skin slots, constraint
@@ -85,8 +87,9 @@ Findings are classified:
            does not define; the runtime drops or skips that part), or a file that does
            not load at all;
   warning  allowed by the spec but probably unintended: a parent listed after its child
-           (the bone becomes a root), unknown attachment/state/action types, key times
-           out of order, short uv lists, unreachable states, unused images.
+           (the bone becomes a root), a draw-order key naming a missing slot (§5: the
+           slots that exist fill the order), unknown attachment/state/action types, key
+           times out of order, short uv lists, unreachable states, unused images.
 
 Exit code: 0 when no rig is broken (1 with --strict when there are warnings), 1 when
 something is broken, 2 when a file cannot be read.  --json prints one report per rig:
@@ -327,10 +330,19 @@ def _positive(kind):
             v = kind(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"expected a number, got {text!r}")
-        if not v > 0:
+        if not v > 0 or not math.isfinite(v):
             raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
         return v
     return parse
+
+
+def _fps(text):
+    """--fps: positive, finite and at least 1e-9, so that a frame step 1/fps is one the runtime
+    advances by (|dt| <= 1e9 s; README "Limits")."""
+    v = _positive(float)(text)
+    if v < 1e-9:
+        raise argparse.ArgumentTypeError(f"expected at least 1e-9 frames per second, got {text!r}")
+    return v
 
 
 def cmd_bake(args) -> int:
@@ -484,7 +496,7 @@ def build_parser() -> argparse.ArgumentParser:
                               "example: openbone bake examples/hero.obone --animation walk --fps 30 -o walk.npz")
     b.add_argument("rigs", nargs="+", metavar="RIG", help="one or more .obone / .obonb files")
     b.add_argument("-a", "--animation", help="animation name or id (default: the rig's first)")
-    b.add_argument("--fps", type=_positive(float), help="frames per second (default: the rig's fps)")
+    b.add_argument("--fps", type=_fps, help="frames per second (default: the rig's fps)")
     b.add_argument("--skin", help="skin name or id (default: none)")
     b.add_argument("--seconds", type=_positive(float), help="length to bake (default: the animation's)")
     b.add_argument("--frames", type=_positive(int), help="number of frames (overrides --seconds)")
@@ -512,7 +524,7 @@ def build_parser() -> argparse.ArgumentParser:
     rn.add_argument("-a", "--animation", help="animation name or id (default: the setup pose)")
     rn.add_argument("--frames", default="0",
                     help="frame numbers: 0 | 0,10,20 | 0:30 | 0:30:5 | all (default 0)")
-    rn.add_argument("--fps", type=_positive(float), help="frames per second (default: the rig's fps)")
+    rn.add_argument("--fps", type=_fps, help="frames per second (default: the rig's fps)")
     rn.add_argument("--skin", help="skin name or id")
     rn.add_argument("-o", "--output", required=True, help="out.png, out.gif, ...")
     rn.add_argument("--scale", type=_positive(float), default=1.0, help="pixels per artboard pixel (default 1)")
