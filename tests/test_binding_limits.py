@@ -6,7 +6,7 @@ import os
 import pytest
 
 import openbone
-from sm_helpers import doc, inst, layer, state
+from oracles.sm_helpers import doc, inst, layer, state
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HUGE = 10 ** 400

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 import openbone
-from sm_helpers import anim, doc, inst, layer, state
+from oracles.sm_helpers import anim, doc, inst, layer, state
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIX = os.path.join(ROOT, "conformance", "fixtures")

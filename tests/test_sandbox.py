@@ -12,7 +12,7 @@ import textwrap
 
 import pytest
 
-from sm_helpers import doc, inst, layer, state
+from oracles.sm_helpers import doc, inst, layer, state
 
 import openbone
 from openbone import scripting
@@ -46,7 +46,7 @@ def run_isolated(code, frames=3, timeout=120):
         import json, sys
         sys.path.insert(0, {HERE!r})
         from test_sandbox import sdoc, records
-        from sm_helpers import inst
+        from oracles.sm_helpers import inst
         i = inst(sdoc({code!r}))
         for _ in range({frames}):
             i.advance(0.1)

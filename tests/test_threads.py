@@ -89,7 +89,7 @@ def test_threads_on_scripted_instances_keep_the_gil_and_match_serial():
     from openbone import scripting
     if not scripting.AVAILABLE:
         pytest.skip("needs quickjs-ng")
-    from sm_helpers import doc, layer, state
+    from oracles.sm_helpers import doc, layer, state
     d = doc(inputs=[("n", "number", 0)], layers=[layer([state("A")])],
             scripts=[{"id": "sc", "name": "m", "code": "function onUpdate(dt) { ob.setInput('n', ob.input('n') + dt); }"}],
             machine_scripts=["sc"])
