@@ -241,3 +241,13 @@ def test_non_finite_pose_values_reach_the_script_as_numbers():
     assert records(i, "error") == []
     assert records(i, "log") == ["Infinity Infinity number"] * 2
     assert i.inputs["n"] == 2
+
+
+# ---- the script fuzzer (tests/fuzz/fuzz_scripts.py) ---------------------------------------
+def test_script_fuzzer_short_seeded_run():
+    """60 random hostile programs (seed 1) in a subprocess: no crash, hang or inconsistency.
+    `make -C tests/fuzz scripts FUZZ_SECONDS=...` runs it for longer with the extension under ASan."""
+    r = subprocess.run([sys.executable, os.path.join(HERE, "fuzz", "fuzz_scripts.py"), "--programs", "60", "--seed",
+                        "1"], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, (r.returncode, r.stdout[-1000:], r.stderr[-3000:])
+    assert "programs: 60," in r.stdout and "findings: 0" in r.stdout
