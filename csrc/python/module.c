@@ -33,7 +33,8 @@ int obpy_begin(obpy_instance *self, obpy_call *c)
     c->ts = NULL;
     self->busy = PyThread_get_thread_ident();
     const ob_sm_state *sm = self->inst->sm;
-    if (!(sm && sm->host)) c->ts = PyEval_SaveThread();  /* no Python can be called back */
+    if (!(sm && sm->host && self->inst->doc->script_count > 0))
+        c->ts = PyEval_SaveThread();  /* no Python can be called back: no host, or no script to run */
     return 0;
 }
 
