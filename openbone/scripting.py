@@ -53,6 +53,7 @@ import importlib.util
 import json
 import math
 import os
+import re
 import sys
 import weakref
 from typing import Any, Dict, List, Optional, Tuple
@@ -218,8 +219,9 @@ _PRELUDE = r"""
     Q = create(null); n = 0; size = 0;
     return out;
   }});
-  // runs a script's top level (global code) or one of its functions; returns
-  // null, or the text of what it threw
+  // runs a script's top level (global code, by indirect eval) or one of its
+  // functions; returns null, or the text of what it threw
+  defineProperty(G, "__ob_export", {value: (name, f) => { G[name] = f; }});
   defineProperty(G, "__ob_load", {value: (code) => {
     try { geval(code); return null; } catch (e) { return describe(e); }
   }});
@@ -283,7 +285,7 @@ class QuickJSHost:
         handle = self._next
         self._next += 1
         self._scripts[handle] = (ctx, name, uses_bones)
-        if not self._run(handle, "__ob_load(" + json.dumps(code) + ")", LOAD_BUDGET, "load"):
+        if not self._run(handle, "__ob_load(" + json.dumps(_global_code(code)) + ")", LOAD_BUDGET, "load"):
             del self._scripts[handle]
             return -1
         return handle
@@ -373,6 +375,38 @@ class QuickJSHost:
                 inst._sm_set_slot(s, color, bool(cmd[4]), cmd[5])
         elif kind == "log":
             inst._sm_log("log", cmd[1])
+
+
+_RESERVED = frozenset("""break case catch class const continue debugger default delete do else enum export extends
+false finally for function if import in instanceof new null return super switch this throw true try typeof var void
+while with yield let static implements interface package private protected public await arguments eval""".split())
+_DECLARED = re.compile(r"\b(?:function\s*\*?|var)\s+([A-Za-z_$][\w$]*)")
+_PROLOGUE = re.compile(r"""\s+|//[^\n]*|/\*[\s\S]*?\*/|(?P<q>["'])(?P<d>(?:(?!(?P=q))[^\\\n]|\\.)*)(?P=q)\s*;?""")
+
+
+def _is_strict(code: str) -> bool:
+    """Whether the script's directive prologue holds "use strict"."""
+    i = 0
+    while True:
+        m = _PROLOGUE.match(code, i)
+        if not m or m.end() == i:
+            return False
+        if m.group("q") and m.group("d") == "use strict":
+            return True
+        i = m.end()
+
+
+def _global_code(code: str) -> str:
+    """The script as the glue evaluates it: indirect eval is global code, so function and var
+    declarations become globals as in a script, except in strict code, whose declarations stay
+    in the eval's scope.  For strict code an epilogue publishes the functions it declared with
+    `function NAME` or `var NAME` (what a strict script would make global)."""
+    if not _is_strict(code):
+        return code
+    names = sorted({n for n in _DECLARED.findall(code) if n not in _RESERVED})
+    epilogue = "".join(f'try {{ if (typeof {n} === "function") __ob_export("{n}", {n}); }} catch (e) {{}}\n'
+                       for n in names)
+    return code + "\n;\n" + epilogue
 
 
 def _encode_snapshot(snap: Dict[str, Any]) -> str:

@@ -251,3 +251,19 @@ def test_script_fuzzer_short_seeded_run():
                         "1"], capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, (r.returncode, r.stdout[-1000:], r.stderr[-3000:])
     assert "programs: 60," in r.stdout and "findings: 0" in r.stdout
+
+
+def test_strict_and_sloppy_scripts_define_their_hooks_as_global_code():
+    # the glue runs a script's top level by indirect eval (global code), so that what it throws
+    # is caught in JS; strict code keeps its declarations in the eval's scope, so the glue
+    # publishes the functions it declared, as a strict script's would be global
+    for code in ('"use strict";\nlet k = 0;\nfunction onUpdate() { k++; ob.setInput("n", k); }',
+                 "// a comment\n'use strict'\nvar onUpdate = function () { ob.setInput('n', ob.input('n') + 1); };",
+                 'let k = 0; function onUpdate() { k++; ob.setInput("n", k); }'):
+        i = inst(sdoc(code))
+        i.advance(0.1)
+        i.advance(0.1)
+        assert records(i, "error") == [] and i.inputs["n"] == 2, code
+    i = inst(sdoc('"use strict"; function onUpdate() { undeclared = 1; }'))
+    i.advance(0.1)
+    assert "ReferenceError" in records(i, "error")[0]  # still strict
