@@ -326,7 +326,12 @@ def atlas_uv(region: Dict[str, Any], page: Dict[str, Any], u: float, v: float):
     ox, oy = num(region.get("offsetX")), num(region.get("offsetY"))
     ow, oh = num(region.get("originalWidth"), w), num(region.get("originalHeight"), h)
     pw, ph = num(page.get("width")), num(page.get("height"))
-    if not region.get("rotated"):
+    turn = region.get("rotation", 90 if region.get("rotated") else 0)  # extension: NOTES, Spine import
+    if turn == 180:
+        return (x + w + ox) / pw - u * ow / pw, (y + h + oy) / ph - v * oh / ph
+    if turn == 270:
+        return (x - oy) / pw + v * oh / pw, (y + w + ox) / ph - u * ow / ph
+    if turn != 90:
         return (x - ox) / pw + u * ow / pw, (y - oy) / ph + v * oh / ph
     return (x + h + oy) / pw - v * oh / pw, (y - ox) / ph + u * ow / ph
 
