@@ -7,7 +7,7 @@
 2. A fresh venv of PY (default: this Python) gets the wheel (offline, ``--no-deps``) and NumPy:
    ``link`` symlinks this interpreter's NumPy (offline; PY must be this Python's version), a
    pip requirement (``"numpy==1.26.*"``) installs it from the index.  ``--pytest`` installs pytest,
-   ``--scripts`` quickjs (the openbone[scripts] extra, where it has a wheel for PY: then the
+   ``--scripts`` quickjs-ng (the openbone[scripts] extra, where it has a wheel for PY: then the
    bundled script case runs too).
 3. With the loader audit module tests/c/hide_libcjson.c (LD_AUDIT: every search for
    ``libcjson.so*`` fails; checked first on ``ctypes.CDLL("libcjson.so.1")``), from an empty
@@ -111,9 +111,9 @@ def check(wheel: Path, python: str = sys.executable, numpy: str = "link", pytest
         run([py, "-m", "pip", "install", "-q", "pytest"])
     if scripts:
         try:
-            run([py, "-m", "pip", "install", "-q", "--only-binary", ":all:", "quickjs>=1.19"])
+            run([py, "-m", "pip", "install", "-q", "--only-binary", ":all:", "quickjs-ng>=0.17"])
         except CheckError:
-            log.append("quickjs has no wheel for this Python: the bundled script case is skipped")
+            log.append("quickjs-ng has no wheel for this Python: the bundled script case is skipped")
     shim = work / "hide_libcjson.so"
     run(["gcc", "-shared", "-fPIC", "-O2", "-o", shim, SHIM])
     env = dict(os.environ, LD_AUDIT=str(shim))
@@ -142,7 +142,7 @@ def main(argv=None) -> int:
     ap.add_argument("--python", default=sys.executable)
     ap.add_argument("--numpy", default="link", help='"link" (this Python\'s NumPy) or a pip requirement')
     ap.add_argument("--pytest", action="store_true")
-    ap.add_argument("--scripts", action="store_true", help="install quickjs (openbone[scripts]) where it has a wheel")
+    ap.add_argument("--scripts", action="store_true", help="install quickjs-ng (openbone[scripts]) where it has a wheel")
     ap.add_argument("--work")
     a = ap.parse_args(argv)
     try:
