@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "jabbertoon.h"
+#include "../include/jabbertoon.h"
 
 PyObject *obpy_toon_error = NULL;
 

@@ -178,8 +178,18 @@ static void fail(parser *ps, const char *fmt, const char *what)
 {
     if (ps->failed) return;
     ps->failed = 1;
-    char w[40];
-    snprintf(w, sizeof w, "%.12s", what ? what : "");
+    char w[16];
+    size_t n = 0;
+    if (what && what >= ps->s && what <= ps->end) {  /* a piece of the input, which has no NUL */
+        n = (size_t)(ps->end - what);
+        if (n > 12) n = 12;
+        memcpy(w, what, n);
+    } else if (what) {
+        n = strlen(what);
+        if (n > 12) n = 12;
+        memcpy(w, what, n);
+    }
+    w[n] = 0;
     snprintf(ps->msg, ps->cap, fmt, w, (int)(ps->at - ps->s) + 1);
 }
 

@@ -479,7 +479,8 @@ static void push_wave(loader *L, bvec *out, const cJSON *b, int32_t ch, jt_value
 }
 
 /* a multi-channel ramp (to or by) that waits over once */
-static void push_ramp(loader *L, bvec *out, const cJSON *b, int n, const int32_t *ch, const jt_value *to, int by)
+static void push_ramp_over(loader *L, bvec *out, const cJSON *b, int n, const int32_t *ch, const jt_value *to, int by,
+                           double over)
 {
     jt_block k = blank(L, OP_RAMP);
     k.nch = n;
@@ -488,11 +489,16 @@ static void push_ramp(loader *L, bvec *out, const cJSON *b, int n, const int32_t
     k.v = vals(L, n + 1);
     if (!k.ch || !k.v) return;
     for (int i = 0; i < n; i++) { k.ch[i] = ch[i]; k.v[i] = to[i]; }
-    jt_val(L, b, "over", 0, &k.v[n]);
+    jt_val(L, b, "over", over, &k.v[n]);
     k.ease = (uint8_t)ease_field(L, b);
     if (by) k.flags |= BF_BY;
     glides(L, n);
     jt_push(L, out, &k);
+}
+
+static void push_ramp(loader *L, bvec *out, const cJSON *b, int n, const int32_t *ch, const jt_value *to, int by)
+{
+    push_ramp_over(L, out, b, n, ch, to, by, 0);
 }
 
 static int32_t fixed_channel(loader *L, int kind)
@@ -837,7 +843,7 @@ static void bend(loader *L, const cJSON *b, bvec *out, const char *opname, const
         m += part_channels(L, &tg[s].ch, n, ch + m);
         for (int i = 0; i < n; i++) to[m - n + i] = share;
     }
-    push_ramp(L, out, b, m, ch, to, 0);
+    push_ramp_over(L, out, b, m, ch, to, 0, forward ? 0.6 : 0);
 }
 
 /* ---- §8.5 view and turnView --------------------------------------------------------------- */
@@ -1185,32 +1191,22 @@ static void compile_block(loader *L, const cJSON *b, bvec *out, int *threads, in
         timed(L, b, &k, "wait");
         if (scene && is_held(&k)) L->held = 1;
         jt_push(L, out, &k);
-    } else if (!strcmp(op, "for")) {
-        k = blank(L, OP_FOR);
-        timed(L, b, &k, "for");
-        jt_load_body(L, jt_get(b, "body"), "body", &k.body, &c, &d);
-        d++;
-        jt_push(L, out, &k);
-    } else if (!strcmp(op, "while") || !strcmp(op, "until")) {
-        k = blank(L, op[0] == 'w' ? OP_WHILE : OP_UNTIL);
-        k.nval = 1;
-        k.v = vals(L, 1);
-        if (!k.v) return;
-        if (jt_val(L, b, "cond", 0, &k.v[0]) == 0) jt_err(L, "cond", "%s needs cond", op);
-        jt_load_body(L, jt_get(b, "body"), "body", &k.body, &c, &d);
-        d++;
-        jt_push(L, out, &k);
-    } else if (!strcmp(op, "repeat")) {
-        k = blank(L, OP_REPEAT);
-        k.nval = 1;
-        k.v = vals(L, 1);
-        if (!k.v) return;
-        if (jt_val(L, b, "times", 0, &k.v[0]) == 0) jt_err(L, "times", "repeat needs times");
-        jt_load_body(L, jt_get(b, "body"), "body", &k.body, &c, &d);
-        d++;
-        jt_push(L, out, &k);
-    } else if (!strcmp(op, "forever")) {
-        k = blank(L, OP_FOREVER);
+    } else if (!strcmp(op, "for") || !strcmp(op, "while") || !strcmp(op, "until") || !strcmp(op, "repeat") ||
+               !strcmp(op, "forever")) {  /* a body in a frame of its own */
+        static const char *const NAMES[5] = {"for", "while", "until", "repeat", "forever"};
+        static const int OPS[5] = {OP_FOR, OP_WHILE, OP_UNTIL, OP_REPEAT, OP_FOREVER};
+        static const char *const FIELD[5] = {NULL, "cond", "cond", "times", NULL};
+        int w = 0;
+        while (strcmp(op, NAMES[w])) w++;
+        k = blank(L, OPS[w]);
+        if (w == 0) {
+            timed(L, b, &k, "for");
+        } else if (FIELD[w]) {
+            k.nval = 1;
+            k.v = vals(L, 1);
+            if (!k.v) return;
+            if (jt_val(L, b, FIELD[w], 0, &k.v[0]) == 0) jt_err(L, FIELD[w], "%s needs %s", op, FIELD[w]);
+        }
         jt_load_body(L, jt_get(b, "body"), "body", &k.body, &c, &d);
         d++;
         jt_push(L, out, &k);
@@ -1508,6 +1504,32 @@ static int load_root(loader *L, const cJSON *root)
     return 0;
 }
 
+/* the live values of a motion block (evaluated when the pose is read, or at a tick) */
+static void mark_random(jt_program *p, jt_body *body)
+{
+    for (int32_t i = 0; i < body->n; i++) {
+        jt_block *b = &body->items[i];
+        int lo = 0, hi = 0;
+        switch (b->op) {
+        case OP_WAVE: lo = WV_AMP; hi = WV_OFFSET; break;
+        case OP_DRIVE: lo = 0; hi = 0; break;
+        case OP_HOP: lo = hi = HV_AMP; break;
+        case OP_GAIT: lo = GV_STRIDE; hi = GV_ROLL; break;
+        case OP_CHAIN: lo = hi = CV_AMP; break;
+        case OP_FOLLOW: lo = hi = FV_GAIN; break;
+        default: lo = 1; hi = 0; break;
+        }
+        for (int k = lo; k <= hi && b->v; k++)
+            if (b->v[k].expr >= 0 && (p->exprs[b->v[k].expr].uses & JT_USE_RANDOM)) {
+                b->flags |= BF_RANDOM;
+                p->live_random = 1;
+            }
+        mark_random(p, &b->body);
+        mark_random(p, &b->alt);
+        for (int k = 0; k < b->nbranches; k++) mark_random(p, &b->branches[k]);
+    }
+}
+
 static void finish(loader *L)
 {
     jt_program *p = L->p;
@@ -1542,6 +1564,7 @@ static void finish(loader *L)
     if (L->nparams) memcpy(p->params, L->params, (size_t)L->nparams * sizeof *p->params);
     if (L->npaths) memcpy(p->paths, L->paths, (size_t)L->npaths * sizeof *p->paths);
     p->nmotions = L->nmotions;
+    for (int s = 0; s < p->nscripts; s++) mark_random(p, &p->scripts[s].body);
     p->maxglides = L->maxglides < 1 ? 1 : L->maxglides;
     p->nblocks = L->nblocks;
 }

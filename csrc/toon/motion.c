@@ -101,6 +101,8 @@ int jt_motion_start(jt_runtime *rt, jt_instance *in, const jt_block *b, uint64_t
         m->w2 = w * w;
         m->den = 1 + h * (2 * damping * w);
         m->src = map[b->aux];
+        m->src_kind = rt->chparts[m->src].kind;
+        m->chr = in->chr;
         m->k = 0;
         m->y = m->v = m->u = 0;
         m->nch = b->nch;
@@ -112,11 +114,23 @@ int jt_motion_start(jt_runtime *rt, jt_instance *in, const jt_block *b, uint64_t
     m->order = ++rt->order;
     m->serial++;
     m->live = 1;
+    m->src_dirty = 1;
+    m->nsrc_base = m->nsrc_mot = -1;
     jt_character *c = in->chr;
+    if (c) jt_writers_changed(c);
     if (c) c->mot[c->nmot++] = m;  /* capacity reserved at start; the newest is last */
-    if (m->ticking && jt_push_event(rt, now, 1, EV_TICK, m, in, m->serial, 0, m->order) < 0) {
-        jt_fail(rt, JT_ERR_MEMORY, "out of memory");
-        return -1;
+    m->cached = 0;
+    if (m->ticking) {
+        if (rt->exact_ticks) {
+            if (jt_push_event(rt, now, 1, EV_TICK, m, in, m->serial, 0, m->order) < 0) {
+                jt_fail(rt, JT_ERR_MEMORY, "out of memory");
+                return -1;
+            }
+        } else {  /* capacity reserved when the instance started */
+            m->fidx = rt->nfol++;
+            rt->fmot[m->fidx] = m;
+            rt->fnext[m->fidx] = now;
+        }
     }
     return 0;
 }
@@ -247,6 +261,19 @@ static void combine(int kind, double *acc, double v)
     else *acc = jt_js_max(*acc, v);
 }
 
+/* a motion's values at T, kept for the other followers reading it at the same tick */
+static const double *values_at(jt_runtime *rt, jt_motion *m, double T, double *scratch)
+{
+    if (m->blk->flags & BF_RANDOM) return jt_motion_values(rt, m, T, 0, scratch) < 0 ? NULL : scratch;
+    if (!m->cached || m->cache_t != T || m->cache_epoch != rt->epoch) {
+        if (jt_motion_values(rt, m, T, 0, m->cache_v) < 0) return NULL;
+        m->cached = 1;
+        m->cache_t = T;
+        m->cache_epoch = rt->epoch;
+    }
+    return m->cache_v;
+}
+
 /* §8.3 the source: the pose's value on that exact channel key, from every
 ** instance's base values and motions, leaving out every follow's output. */
 int jt_channel_value(jt_runtime *rt, jt_character *c, int32_t ch, double T, double *out)
@@ -267,19 +294,75 @@ int jt_channel_value(jt_runtime *rt, jt_character *c, int32_t ch, double T, doub
         for (int k = 0; k < m->nch && at < 0; k++)
             if (m->ch[k] == ch) at = k;
         if (at < 0) continue;
-        if (jt_motion_values(rt, m, T, 0, vals) < 0) return -1;
-        combine(kind, &acc, vals[at]);
+        const double *v = values_at(rt, m, T, vals);
+        if (!v) return -1;
+        combine(kind, &acc, v[at]);
     }
     *out = acc;
     return 0;
 }
 
-/* §8.3 one tick at T = t0 + k/240 */
-int jt_follow_tick(jt_runtime *rt, jt_motion *m, double T)
+void jt_writers_changed(jt_character *c)
+{
+    for (int32_t i = 0; i < c->nmot; i++)
+        if (c->mot[i]->blk->op == OP_FOLLOW) c->mot[i]->src_dirty = 1;
+}
+
+/* the writers of m's source (as jt_channel_value finds them), kept while they stay */
+static void source_writers(jt_motion *m)
+{
+    jt_character *c = m->inst->chr;
+    int32_t ch = m->src;
+    int nb = 0, nm = 0;
+    for (int32_t i = 0; i < c->ninst && nb >= 0; i++) {
+        const jt_instance *in = c->inst[i];
+        if (ch >= in->nrev) continue;
+        int32_t pch = in->rev[ch];
+        if (pch >= 0 && in->base[pch].state) {
+            if (nb == 4) nb = -1;
+            else m->src_base[nb++] = &in->base[pch];
+        }
+    }
+    for (int32_t i = 0; i < c->nmot && nm >= 0; i++) {
+        jt_motion *w = c->mot[i];
+        if (w->blk->op == OP_FOLLOW) continue;
+        for (int k = 0; k < w->nch; k++)
+            if (w->ch[k] == ch) {
+                if (nm == 4) nm = -1;
+                else {
+                    m->src_mot[nm] = w;
+                    m->src_at[nm++] = (uint8_t)k;
+                }
+                break;
+            }
+    }
+    m->nsrc_base = (int8_t)(nm < 0 ? -1 : nb);
+    m->nsrc_mot = (int8_t)(nb < 0 ? -1 : nm);
+    m->src_dirty = 0;
+}
+
+/* the source at T (source_writers is up to date) */
+static int follow_source(jt_runtime *rt, jt_motion *m, double T, double *out)
+{
+    if (m->nsrc_base < 0 || m->nsrc_mot < 0) return jt_channel_value(rt, m->chr, m->src, T, out);
+    int kind = m->src_kind;
+    double acc = jt_rest_of(kind), vals[16];
+    for (int i = 0; i < m->nsrc_base; i++) combine(kind, &acc, jt_glide_at(&m->src_base[i]->g, T));
+    for (int i = 0; i < m->nsrc_mot; i++) {
+        const double *v = values_at(rt, m->src_mot[i], T, vals);
+        if (!v) return -1;
+        combine(kind, &acc, v[m->src_at[i]]);
+    }
+    *out = acc;
+    return 0;
+}
+
+/* §8.3 one tick at T = t0 + k/240; returns the next tick's time in *next */
+static int tick(jt_runtime *rt, jt_motion *m, double T, double *next)
 {
     const double h = 1.0 / FOLLOW_RATE;
     double u;
-    if (jt_channel_value(rt, m->inst->chr, m->src, T, &u) < 0) return -1;
+    if (follow_source(rt, m, T, &u) < 0) return -1;
     if (m->k == 0 || !isfinite(m->y) || !isfinite(m->v)) {
         m->y = u;
         m->v = 0;
@@ -289,10 +372,51 @@ int jt_follow_tick(jt_runtime *rt, jt_motion *m, double T)
     }
     m->u = u;
     m->k++;
-    double next = m->t0 + (double)m->k / FOLLOW_RATE;  /* k/240 first, then added */
+    *next = m->t0 + (double)m->k / FOLLOW_RATE;  /* k/240 first, then added */
+    return 0;
+}
+
+int jt_follow_tick(jt_runtime *rt, jt_motion *m, double T)
+{
+    double next;
+    if (m->src_dirty) source_writers(m);
+    if (tick(rt, m, T, &next) < 0) return -1;
     if (jt_push_event(rt, next, 1, EV_TICK, m, m->inst, m->serial, 0, m->order) < 0) {
         jt_fail(rt, JT_ERR_MEMORY, "out of memory");
         return -1;
     }
+    return 0;
+}
+
+/* Every listed follower's ticks before lim (at lim too when incl). */
+int jt_follow_run(jt_runtime *rt, double lim, int incl)
+{
+    for (int32_t i = 0; i < rt->nfol; i++) {
+        double t = rt->fnext[i];
+        if (!(t < lim || (incl && t == lim))) continue;
+        jt_motion *m = rt->fmot[i];
+#ifdef __GNUC__
+        if (i + 1 < rt->nfol) __builtin_prefetch(rt->fmot[i + 1]);
+#endif
+        if (m->src_dirty) source_writers(m);  /* only block events change the writers */
+        do {
+            if (tick(rt, m, t, &t) < 0) return -1;
+        } while (t < lim || (incl && t == lim));
+        rt->fnext[i] = t;
+    }
+    return 0;
+}
+
+/* The follow grid in exact order from now on: each follower's next tick becomes an event. */
+int jt_follow_exact(jt_runtime *rt)
+{
+    if (rt->exact_ticks) return 0;
+    rt->exact_ticks = 1;
+    for (int32_t i = 0; i < rt->nfol; i++) {
+        jt_motion *m = rt->fmot[i];
+        m->fidx = -1;
+        if (jt_push_event(rt, rt->fnext[i], 1, EV_TICK, m, m->inst, m->serial, 0, m->order) < 0) return -1;
+    }
+    rt->nfol = 0;
     return 0;
 }

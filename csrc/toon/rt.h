@@ -39,20 +39,32 @@ struct jt_instance;
 struct jt_character;
 
 typedef struct jt_motion {
+    /* §8.3 follow: what a tick touches first, together */
+    double y, v, u, w2, den, t0;
+    int64_t k;
+    int32_t src, src_kind;
+    struct jt_character *chr;
+    uint8_t src_dirty;            /* the character's writers changed: find them again */
+    int8_t nsrc_base, nsrc_mot;   /* -1: more than fit, scan them all */
+    uint8_t src_at[4];
+    const jt_base *src_base[4];
+    struct jt_motion *src_mot[4];
     const jt_block *blk;
     struct jt_instance *inst;
     uint64_t scope;
     uint64_t order;    /* start order */
     uint32_t serial;   /* changes at each start and stop (tick events check it) */
     uint8_t live, ticking;
-    double t0, tl0;    /* start time, clock origin (sync local: t0; start: the instance's start) */
+    double tl0;        /* the clock's origin (sync local: t0, the start time; start: the instance's start) */
     double w, phase, pow, decay, every, hz, lag, falloff;  /* fixed when the motion starts */
     int32_t nch;
     int32_t *ch;       /* runtime channels written */
-    /* §8.3 follow */
-    int32_t src;
-    double y, v, u, w2, den;
-    int64_t k;
+    int32_t fidx;      /* its place in the runtime's follower list (-1: none) */
+    /* the values at one time, reused by the followers that read this motion at that tick */
+    uint8_t cached;
+    uint32_t cache_epoch;
+    double cache_t;
+    double cache_v[16];
 } jt_motion;
 
 enum { FR_SEQ, FR_LOOP, FR_FOR, FR_TOGETHER };
@@ -136,6 +148,7 @@ typedef struct jt_character {
     int32_t nmot, capmot;
     jt_motion **mot;            /* live motions, start order */
     void *stage;                /* director.c: placement */
+
 } jt_character;
 
 enum { EV_WAKE, EV_DEADLINE, EV_TICK, EV_TIMER };
@@ -167,7 +180,7 @@ struct jt_runtime {
     jt_event *ev;
     int32_t nev, capev, reserve;
     jt_thread **yield;
-    int32_t nyield, capyield;
+    int32_t nyield, capyield, nthreads_total;
     jt_character **chars;
     int32_t nchars, capchars;
     jt_strtab charids;
@@ -192,6 +205,17 @@ struct jt_runtime {
     int32_t capscratch;
     int32_t ninsts, capinsts;
     jt_instance **insts;        /* every live instance */
+    jt_instance **hat_ins;      /* emit's scratch: (instance, script) pairs, one per live script */
+    int32_t *hat_scripts;
+    int32_t caphat, nscripts_live;
+    /* §8.3 the follow grid: while no source draws random, every follower's ticks between two
+    ** block events run follower by follower (the same bits: a tick reads only sources,
+    ** which only block events change); else (exact_ticks) each tick is a heap event. */
+    jt_motion **fmot;
+    double *fnext;
+    int32_t nfol, capfol, folreserve;
+    int exact_ticks;
+    uint32_t epoch;             /* bumps when inputs or page globals change: motion caches expire */
     struct jt_director *dir;    /* director.c */
     int twin;                   /* the plan's twin runtime (§7.7) */
 };
@@ -216,9 +240,14 @@ void jt_kill_thread(jt_runtime *rt, jt_thread *th, double now);
 int32_t jt_rt_channel(jt_runtime *rt, const jt_part *p);
 
 /* motion.c */
+/* The character's writers changed (a motion started or stopped, an instance came or went, a
+** base channel was written the first time): its followers find their sources' writers again. */
+void jt_writers_changed(struct jt_character *c);
 int jt_motion_start(jt_runtime *rt, jt_instance *in, const jt_block *b, uint64_t scope, double now);
 int jt_motion_values(jt_runtime *rt, jt_motion *m, double T, int from_pose, double *out);
 int jt_follow_tick(jt_runtime *rt, jt_motion *m, double T);
+int jt_follow_run(jt_runtime *rt, double lim, int incl);
+int jt_follow_exact(jt_runtime *rt);
 int jt_channel_value(jt_runtime *rt, jt_character *c, int32_t ch, double T, double *out);
 
 /* pose.c */

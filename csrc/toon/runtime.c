@@ -142,6 +142,10 @@ void jt_runtime_free(jt_runtime *rt)
     free(rt->plist);
     free(rt->pval);
     free(rt->insts);
+    free(rt->hat_ins);
+    free(rt->fmot);
+    free(rt->fnext);
+    free(rt->hat_scripts);
     free(rt);
 }
 
@@ -191,6 +195,7 @@ jt_status jt_global_set(jt_runtime *rt, const char *name, double value)
     if (g < 0) return jt_fail(rt, JT_ERR_MEMORY, "out of memory");
     rt->gval[g] = value;
     rt->gset[g] = 1;
+    rt->epoch++;
     return JT_OK;
 }
 
@@ -206,6 +211,7 @@ jt_status jt_global_delete(jt_runtime *rt, const char *name)
 {
     int32_t g = jt_strtab_find(&rt->gnames, name);
     if (g >= 0) rt->gset[g] = 0;
+    rt->epoch++;
     return JT_OK;
 }
 
@@ -271,6 +277,7 @@ jt_status jt_set_inputs(jt_runtime *rt, const char *id, int has_loud, double lou
     if (!c) return jt_fail(rt, JT_ERR_ARGUMENT, "unknown character \"%.100s\"", id ? id : "");
     if (has_loud) c->loud = loud;
     if (has_talking) c->talking = talking;
+    rt->epoch++;
     return JT_OK;
 }
 
@@ -352,7 +359,8 @@ int jt_reserve(jt_runtime *rt, int32_t more_events, int32_t more_threads)
         rt->ev = e;
         rt->capev = need;
     }
-    if (jt_grow((void **)&rt->yield, &rt->capyield, rt->capyield + more_threads, sizeof *rt->yield) < 0) return -1;
+    rt->nthreads_total += more_threads;  /* the yield list holds at most every live thread */
+    if (jt_grow((void **)&rt->yield, &rt->capyield, rt->nthreads_total + 1, sizeof *rt->yield) < 0) return -1;
     return 0;
 }
 
@@ -456,8 +464,17 @@ void jt_stop_motion(jt_motion *m)
     if (!m->live) return;
     m->live = 0;
     m->serial++;
+    jt_runtime *rt = m->inst->rt;
+    if (m->fidx >= 0 && m->fidx < rt->nfol && rt->fmot[m->fidx] == m) {  /* out of the follower list */
+        int32_t last = --rt->nfol;
+        rt->fmot[m->fidx] = rt->fmot[last];
+        rt->fnext[m->fidx] = rt->fnext[last];
+        rt->fmot[m->fidx]->fidx = m->fidx;
+    }
+    m->fidx = -1;
     jt_character *c = m->inst->chr;
     if (!c) return;
+    jt_writers_changed(c);
     for (int32_t i = 0; i < c->nmot; i++)
         if (c->mot[i] == m) {
             memmove(c->mot + i, c->mot + i + 1, (size_t)(c->nmot - i - 1) * sizeof *c->mot);
@@ -694,6 +711,7 @@ static int exec(jt_runtime *rt, jt_thread *th, const jt_block *b, double now)
         double v;
         if (EVAL(b, &b->v[0], &v) < 0) return R_ERR;
         jt_base *s = &in->base[b->ch[0]];
+        if (!s->state && in->chr) jt_writers_changed(in->chr);  /* a new writer of this channel */
         s->state = 1;
         s->serial = ++in->serial;
         jt_glide_start(&s->g, v, v, now, 0, 0);
@@ -712,6 +730,7 @@ static int exec(jt_runtime *rt, jt_thread *th, const jt_block *b, double now)
             double a = jt_base_value(in, pch, now);  /* this instance's own base value */
             double target = b->flags & BF_BY ? a + tv[i & 63] : tv[i & 63];
             jt_base *s = &in->base[pch];
+            if (!s->state && in->chr) jt_writers_changed(in->chr);
             s->state = 1;
             s->serial = ++in->serial;
             jt_glide_start(&s->g, a, target, now, over, b->ease);
@@ -955,17 +974,27 @@ static int run_event(jt_runtime *rt, const jt_event *e)
 
 int jt_run_due(jt_runtime *rt, double T)
 {
-    while (rt->nev > 0 && rt->ev[0].t <= T) {
-        if (T == INFINITY && rt->ev[0].t > rt->def.max_duration && !ev_stale(&rt->ev[0])) {
+    for (;;) {
+        while (rt->nev > 0 && ev_stale(&rt->ev[0])) pop_event(rt);
+        double te = rt->nev ? rt->ev[0].t : INFINITY;
+        if (rt->nfol) {  /* the follow grid up to the next block event (at an equal time, after it) */
+            double lim = te <= T ? te : T;
+            if (lim > rt->def.max_duration && T == INFINITY) {
+                jt_fail(rt, JT_ERR_RUN, "step_to(Infinity): a follower still ticks at max_duration (%g s)",
+                        rt->def.max_duration);
+                return -1;
+            }
+            if (jt_follow_run(rt, lim, te > T) < 0) return -1;
+        }
+        if (!rt->nev || te > T) return 0;
+        if (T == INFINITY && te > rt->def.max_duration) {
             jt_fail(rt, JT_ERR_RUN, "step_to(Infinity): still running at max_duration (%g s)", rt->def.max_duration);
             return -1;
         }
         jt_event e = pop_event(rt);
-        if (ev_stale(&e)) continue;
         if (e.t > rt->t) rt->t = e.t;
         if (run_event(rt, &e) < 0) return -1;
     }
-    return 0;
 }
 
 jt_status jt_step_to(jt_runtime *rt, double T)
@@ -1122,6 +1151,7 @@ jt_instance *jt_instance_new(jt_runtime *rt, jt_character *chr, const jt_program
     for (int i = 0, off = 0; i < p->nmotions; i++) {
         in->mot[i].ch = in->motch + off;
         in->mot[i].inst = in;
+        in->mot[i].fidx = -1;
         off += caps[i];
     }
     free(caps);
@@ -1234,11 +1264,38 @@ static int instance_attach(jt_runtime *rt, jt_instance *in)
         if (jt_grow((void **)&c->inst, &c->capinst, c->ninst + 1, sizeof *c->inst) < 0) return -1;
         if (jt_grow((void **)&c->mot, &c->capmot, c->nmot + in->prog->nmotions + 1, sizeof *c->mot) < 0) return -1;
         c->inst[c->ninst++] = in;
+        jt_writers_changed(c);
+    }
+    rt->folreserve += in->prog->nmotions;
+    if (rt->folreserve > rt->capfol) {
+        jt_motion **fm = realloc(rt->fmot, (size_t)rt->folreserve * sizeof *fm);
+        if (fm) rt->fmot = fm;
+        double *fn = realloc(rt->fnext, (size_t)rt->folreserve * sizeof *fn);
+        if (fn) rt->fnext = fn;
+        if (!fm || !fn) {
+            if (c) c->ninst--;
+            rt->folreserve -= in->prog->nmotions;
+            return -1;
+        }
+        rt->capfol = rt->folreserve;
+    }
+    if (in->prog->live_random && jt_follow_exact(rt) < 0) {
+        if (c) c->ninst--;
+        return -1;
     }
     if (jt_reserve(rt, inst_reserve(in), in->nthr) < 0 || jt_scratch_reserve(rt) < 0) {
         if (c) c->ninst--;
         return -1;
     }
+    int32_t need = rt->nscripts_live + in->prog->nscripts + 1;
+    if (need > rt->caphat) {
+        int32_t cap = rt->caphat;
+        if (jt_grow((void **)&rt->hat_ins, &cap, need, sizeof *rt->hat_ins) < 0) return -1;
+        cap = rt->caphat;
+        if (jt_grow((void **)&rt->hat_scripts, &cap, need, sizeof *rt->hat_scripts) < 0) return -1;
+        rt->caphat = cap;
+    }
+    rt->nscripts_live += in->prog->nscripts;
     rt->insts[rt->ninsts++] = in;
     in->alive = 1;
     return 0;
@@ -1261,6 +1318,7 @@ void jt_instance_stop(jt_runtime *rt, jt_instance *in)
                 if (c->inst[i] == in) {
                     memmove(c->inst + i, c->inst + i + 1, (size_t)(c->ninst - i - 1) * sizeof *c->inst);
                     c->ninst--;
+                    jt_writers_changed(c);
                     break;
                 }
         for (int32_t i = 0; i < rt->ninsts; i++)
@@ -1270,6 +1328,9 @@ void jt_instance_stop(jt_runtime *rt, jt_instance *in)
                 break;
             }
         rt->reserve -= inst_reserve(in);
+        rt->folreserve -= in->prog->nmotions;
+        rt->nthreads_total -= in->nthr;
+        rt->nscripts_live -= in->prog->nscripts;
         in->alive = 0;
     }
     instance_free(in);
@@ -1375,21 +1436,15 @@ jt_status jt_emit(jt_runtime *rt, const char *event, const char *char_id, const 
         only = find_char(rt, char_id);
         if (!only) return jt_fail(rt, JT_ERR_ARGUMENT, "unknown character \"%.100s\"", char_id);
     }
-    int32_t total = 0;
-    for (int32_t i = 0; i < rt->ninsts; i++) total += rt->insts[i]->prog->nscripts;
-    jt_instance **ins = malloc(((size_t)total + 1) * sizeof *ins);
-    int32_t *scripts = malloc(((size_t)total + 1) * sizeof *scripts);
-    if (!ins || !scripts) {
-        free(ins);
-        free(scripts);
-        return jt_fail(rt, JT_ERR_MEMORY, "out of memory");
-    }
+    jt_instance **ins = rt->hat_ins;  /* reserved when the instances started: no allocation */
+    int32_t *scripts = rt->hat_scripts;
     int n = 0;
     for (int32_t ci = 0; ci < rt->nchars; ci++) {
         jt_character *c = rt->chars[ci];
         if (only && c != only) continue;
         if (hat == HAT_TALK_START) c->talking = 1;
         if (hat == HAT_TALK_END) c->talking = 0;
+        rt->epoch++;
         for (int32_t k = 0; k < c->ninst; k++) {
             jt_instance *in = c->inst[k];
             for (int s = 0; s < in->prog->nscripts; s++) {
@@ -1402,9 +1457,7 @@ jt_status jt_emit(jt_runtime *rt, const char *event, const char *char_id, const 
             }
         }
     }
-    int r = jt_run_scripts(rt, ins, scripts, n, rt->t);
-    free(ins);
-    free(scripts);
+    int r = n ? jt_run_scripts(rt, ins, scripts, n, rt->t) : 0;
     if (r == 0) r = jt_run_due(rt, rt->t);
     return r < 0 ? JT_ERR_RUN : JT_OK;
 }

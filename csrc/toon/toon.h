@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #include "../arena.h"
-#include "jabbertoon.h"
+#include "../include/jabbertoon.h"
 
 #define JT_STACK_MAX 1024   /* evaluation stack of one expression */
 #define JT_PARSE_DEPTH 256  /* nesting of one expression: parentheses, unary signs, exponents */
@@ -129,7 +129,8 @@ enum { RV_X, RV_Y, RV_OVER, RV_N };  /* reach: x,y point or dx,dy offset; releas
 #define BF_SYNC_START 16u
 #define BF_POINT 32u    /* reach to a point */
 #define BF_ALSO 64u     /* does also */
-#define BF_HAS_A 128u   /* scene blocks: optional fields present (bits from here) */
+#define BF_HAS_A 128u   /* scene blocks: optional fields present */
+#define BF_RANDOM 256u  /* a motion whose live values draw random (the follow grid then runs in exact order) */
 
 typedef struct jt_block jt_block;
 typedef struct jt_body {
@@ -203,6 +204,7 @@ struct jt_program {
     int nchannels;
     jt_chan *channels;
     int nmotions;              /* motion slots */
+    int live_random;           /* some motion's live value draws random */
     int maxglides;             /* the most channels one ramp/reach glides */
     int nblocks;
     int npaths;
