@@ -19,6 +19,7 @@ Jabbertoon programs (JSON, the block language's §1):
   validate  check programs: errors and warnings with their dotted paths (exit 1 on errors)
   run       run a behaviour on one character and write the pose of every frame (.json or .npz)
   plot      draw channels of a behaviour over time (matplotlib) to an image
+  roles     print a rig's role map (which bones play the Jabbertoon roles)
 """
 
 
@@ -193,6 +194,8 @@ def add_parser(sub) -> None:
     pl.add_argument("-o", "--output", required=True, help="the image to write (png, svg, pdf ...)")
     pl.add_argument("--dpi", type=float, default=100)
     pl.set_defaults(func=cmd_plot)
+    from .roles_cli import add_roles_parser  # issue 15: openbone toon roles RIG
+    add_roles_parser(tsub)
 
 
 def main(argv: Optional[List[str]] = None) -> int:  # pragma: no cover - openbone.cli is the entry
