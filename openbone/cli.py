@@ -682,6 +682,9 @@ def build_parser() -> argparse.ArgumentParser:
     rn.add_argument("--no-boxes", action="store_true", help="do not outline clipping masks and bounding boxes")
     _pipeline_options(rn, "render")
     rn.set_defaults(func=cmd_render)
+
+    from .toon.cli import add_parser as add_toon_parser  # openbone toon ... (Jabbertoon)
+    add_toon_parser(sub)
     return p
 
 

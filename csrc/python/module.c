@@ -13,6 +13,7 @@ extern PyTypeObject obpy_instance_type;
 PyObject *obpy_load_bytes(PyObject *self, PyObject *arg);
 PyObject *obpy_json_to_binary(PyObject *self, PyObject *args);
 PyObject *obpy_binary_to_json(PyObject *self, PyObject *args);
+int obpy_toon_prepare(PyObject *m);  /* py_toon.c: Jabbertoon */
 
 /* ---- threads (obpy.h) ------------------------------------------------------ */
 
@@ -118,6 +119,7 @@ PyMODINIT_FUNC PyInit__core(void)
         goto fail;
     if (PyModule_AddObjectRef(m, "Document", (PyObject *)&obpy_document_type) < 0) goto fail;
     if (PyModule_AddObjectRef(m, "Instance", (PyObject *)&obpy_instance_type) < 0) goto fail;
+    if (obpy_toon_prepare(m) < 0) goto fail;
     return m;
 fail:
     Py_DECREF(m);
