@@ -49,6 +49,13 @@ __all__ = ["import_skeleton_json", "skeleton_json_to_dict", "is_skeleton_json"]
 
 _F32 = np.float32
 
+# spine-core 4.2 PhysicsConstraintData fields and SkeletonJson defaults (poseModel "spine")
+_SPINE_PHYSICS_FIELDS = [("x", 0), ("y", 0), ("rotate", 0), ("scaleX", 0), ("shearX", 0), ("limit", 5000),
+                         ("fps", 60), ("inertia", 1), ("strength", 100), ("damping", 1), ("mass", 1), ("wind", 0),
+                         ("gravity", 0), ("mix", 1), ("inertiaGlobal", False), ("strengthGlobal", False),
+                         ("dampingGlobal", False), ("massGlobal", False), ("windGlobal", False),
+                         ("gravityGlobal", False), ("mixGlobal", False)]
+
 
 def _f(x: Any) -> float:
     """float32 rounding (Spine stores keys, curves and vertices as float32)."""
@@ -400,6 +407,8 @@ class _Importer:
             out = {"type": "path", "closed": a.get("closed", False),
                    "constantSpeed": a.get("constantSpeed", True), "color": color}
             out.update(self.vertices(a, a.get("vertexCount", 0), slot_bone))
+            if self.pose_model == "spine" and a.get("lengths"):
+                out["lengths"] = _fl(a["lengths"])  # spine-core's curve lengths (constantSpeed false)
             return out
         if t == "point":
             return {"type": "point", "x": a.get("x", 0), "y": a.get("y", 0), "rotation": a.get("rotation", 0),
@@ -506,10 +515,12 @@ class _Importer:
         for c in self.tr:
             mix_x = c.get("mixX", 1)
             mix_sx = c.get("mixScaleX", 1)
-            if c.get("mixY", mix_x) != mix_x:
+            if self.pose_model == "spine":
+                pass  # mixY / mixScaleY are written (below)
+            elif c.get("mixY", mix_x) != mix_x:
                 self.warn(f"transform {c['name']!r}: mixY {c.get('mixY')} != mixX {mix_x}; OpenBone has one "
                           "mixTranslate (mixX used)")
-            if c.get("mixScaleY", mix_sx) != mix_sx:
+            if self.pose_model != "spine" and c.get("mixScaleY", mix_sx) != mix_sx:
                 self.warn(f"transform {c['name']!r}: mixScaleY != mixScaleX; OpenBone has one mixScale (X used)")
             o = {"id": self.cid[("transform", c["name"])], "name": c["name"], "bones": list(c.get("bones", [])),
                  "target": c.get("target"), "mixRotate": c.get("mixRotate", 1), "mixTranslate": mix_x,
@@ -518,6 +529,9 @@ class _Importer:
                  "offsetScaleX": c.get("scaleX", 0), "offsetScaleY": c.get("scaleY", 0),
                  "offsetShear": c.get("shearY", 0), "local": c.get("local", False),
                  "relative": c.get("relative", False)}
+            if self.pose_model == "spine":  # spine-core's separate Y mixes (the Spine pose model reads them)
+                o["mixY"] = c.get("mixY", mix_x)
+                o["mixScaleY"] = c.get("mixScaleY", mix_sx)
             o["order"] = c.get("order", 0)  # Spine leaves order 0 out
             tr.append(o)
         pa = []
@@ -548,6 +562,13 @@ class _Importer:
         Spine keeps one particle per channel (offsets), OpenBone two spring
         particles (origin, tip): rigs with physics match qualitatively only.
         """
+        if self.pose_model == "spine":
+            # the Spine pose model runs spine-core 4.2's physics on Spine's own fields
+            o = {"id": self.cid[("physics", c["name"])], "name": c["name"], "bone": c.get("bone")}
+            for f, dflt in _SPINE_PHYSICS_FIELDS:
+                o[f] = c.get(f, dflt)
+            o["order"] = c.get("order", 0)  # Spine leaves order 0 out
+            return o
         mass = c.get("mass", 1) or 1
         if c.get("shearX"):
             self.warn(f"physics {c['name']!r}: shearX has no OpenBone equivalent; dropped")
@@ -837,7 +858,9 @@ class _Importer:
             if vs:
                 off = k.get("offset", 0)
                 full[off:off + len(vs)] = np.asarray(vs, dtype=np.float64).astype(np.float32)[:max(0, n - off)]
-            if weighted:
+            if weighted and self.pose_model == "spine":
+                offs = [float(x) for x in full]  # the influenceOffsets extension: Spine's own numbers
+            elif weighted:
                 offs = self.weighted_deform(att["weights"], full)
                 self.weighted_keys.append((self.current_anim, att["weights"], full))
             else:
@@ -845,7 +868,7 @@ class _Importer:
                 # Spine keeps setup + offset as float32: store exactly that difference
                 offs = [float(x) for x in ((b + full).astype(np.float64) - b.astype(np.float64))] if vs else [0.0] * n
             key = {"time": _f(k.get("time", 0)), "value": offs}
-            if weighted:
+            if weighted and self.pose_model != "spine":
                 self.weighted_keys[-1] += (key,)
             nxt = keys[ki + 1] if ki + 1 < len(keys) else None
             if nxt is not None:
@@ -856,7 +879,8 @@ class _Importer:
                 if cv is not None:
                     key["curve"] = cv
             ks.append(key)
-        return {"target": "deform", "id": sname, "attachment": aname, "property": "offsets", "keys": ks}
+        prop = "influenceOffsets" if weighted and self.pose_model == "spine" else "offsets"
+        return {"target": "deform", "id": sname, "attachment": aname, "property": prop, "keys": ks}
 
     def weighted_deform(self, weights, full: np.ndarray, world: Optional[np.ndarray] = None) -> List[float]:
         """Per-influence offsets → one offset per vertex: the offset that gives
@@ -913,12 +937,15 @@ class _Importer:
             for k in kk:
                 k.setdefault("mixY", k.get("mixX", 1))
                 k.setdefault("mixScaleY", k.get("mixScaleX", 1))
-                if k["mixY"] != k.get("mixX", 1) or k["mixScaleY"] != k.get("mixScaleX", 1):
+                if self.pose_model != "spine" and (k["mixY"] != k.get("mixX", 1) or
+                                                   k["mixScaleY"] != k.get("mixScaleX", 1)):
                     self.warn(f"transform keys {name!r}: mixY/mixScaleY differ from the X values (X used)")
             vals = self.keys(kk, [("mixRotate", 1), ("mixX", 1), ("mixY", 1), ("mixScaleX", 1), ("mixScaleY", 1),
                                   ("mixShearY", 1)], ident)
-            for prop, ks in (("mixRotate", vals[0]), ("mixTranslate", vals[1]), ("mixScale", vals[3]),
-                             ("mixShear", vals[5])):
+            props = [("mixRotate", vals[0]), ("mixTranslate", vals[1]), ("mixScale", vals[3]), ("mixShear", vals[5])]
+            if self.pose_model == "spine":
+                props += [("mixY", vals[2]), ("mixScaleY", vals[4])]
+            for prop, ks in props:
                 tls.append({"target": "transform", "id": cid, "property": prop, "keys": ks})
         for name, timelines in (a.get("path") or {}).items():
             cid = self.cid.get(("path", name))
@@ -939,6 +966,9 @@ class _Importer:
                             {"target": "path", "id": cid, "property": "mixX", "keys": x},
                             {"target": "path", "id": cid, "property": "mixY", "keys": y}]
         for name, timelines in (a.get("physics") or {}).items():
+            if self.pose_model == "spine":
+                self.anim_physics_spine(name, timelines, tls)
+                continue
             targets = [c for c in self.ph if c["name"] == name] if name else list(self.ph)
             for tname, keys in timelines.items():
                 if not keys:
@@ -960,6 +990,32 @@ class _Importer:
                     (ks,) = self.keys(keys, [("value", dflt)], conv)
                     tls.append({"target": "physics", "id": self.cid[("physics", c["name"])], "property": tname,
                                 "keys": ks})
+
+    def anim_physics_spine(self, name: str, timelines: Dict[str, Any], tls: List[Dict[str, Any]]) -> None:
+        """Physics keys under the Spine pose model: Spine's values as they are
+        (absolute), ``reset`` keys as a ``reset`` timeline (times only), and a
+        constraint name ``""`` kept as the id ``""`` (the runtime applies it to the
+        constraints whose *Global flag is set; a reset: to all)."""
+        if name:
+            cid = self.cid.get(("physics", name))
+            if cid is None:
+                self.warn(f"physics timelines for missing constraint {name!r}; dropped")
+                return
+        else:
+            cid = ""
+        for tname, keys in timelines.items():
+            if not keys:
+                continue
+            if tname == "reset":
+                tls.append({"target": "physics", "id": cid, "property": "reset",
+                            "keys": [{"time": _f(k.get("time", 0))} for k in keys]})
+                continue
+            if tname not in ("inertia", "strength", "damping", "mass", "wind", "gravity", "mix"):
+                self.warn(f"physics timeline {tname!r} unknown; dropped")
+                continue
+            dflt = {"inertia": 1, "strength": 100, "damping": 1, "mass": 1, "mix": 1}.get(tname, 0)
+            (ks,) = self.keys(keys, [("value", dflt)], lambda vi, v: v)
+            tls.append({"target": "physics", "id": cid, "property": tname, "keys": ks})
 
     def draw_order(self, keys) -> Dict[str, Any]:
         n = len(self.slots)
@@ -1046,6 +1102,8 @@ class _Importer:
                 if not ks or ks[0]["time"] <= 0:
                     continue
                 t, p, i = tl["target"], tl["property"], tl["id"]
+                if t == "physics" and (p == "reset" or i == ""):
+                    continue  # no value / no one setup value (spine-core applies nothing before the first key)
                 if t == "bone":
                     v = bones[i][p]
                 elif t == "slot":
