@@ -506,56 +506,35 @@ void ob_apply_path_spine(ob_instance *inst, int32_t c)
         if (cd->bones[k] >= 0) st->path_bones[n++] = cd->bones[k];
     int32_t spaces_count = tangents ? n : n + 1;
     double *spaces = st->path_dist, *lengths = st->path_lengths, spacing = v[OB_CV_SPACING];
+    /* spaces[i + 1] after bone i, from its world length setupLength·|X| (lengths, for chainScale):
+    ** percent: spacing; length: (setupLength + spacing)·length / setupLength; fixed:
+    ** spacing·length / setupLength; proportional: length, then scaled to spacing·count / Σ;
+    ** a bone shorter than spine-core's epsilon gets spacing (and length 0), except in percent */
+    int length_spacing = cd->spacing_mode == OB_SPACE_LENGTH;
+    double sum = 0;
     spaces[0] = 0;
-    switch (cd->spacing_mode) {
-    case OB_SPACE_PERCENT:
-        if (scale)
-            for (int32_t i = 0; i < spaces_count - 1; i++) {
-                const ob_mat *w = &inst->world[st->path_bones[i]];
-                double setup_length = doc->bones[st->path_bones[i]].length;
-                double x = setup_length * w->a, y = setup_length * w->c;
-                lengths[i] = sqrt(x * x + y * y);
-            }
-        for (int32_t i = 1; i < spaces_count; i++) spaces[i] = spacing;
-        break;
-    case OB_SPACE_PROPORTIONAL: {
-        double sum = 0;
-        for (int32_t i = 0; i < spaces_count - 1;) {
-            const ob_mat *w = &inst->world[st->path_bones[i]];
-            double setup_length = doc->bones[st->path_bones[i]].length;
-            if (setup_length < 0.00001) {
-                if (scale) lengths[i] = 0;
-                spaces[++i] = spacing;
-            } else {
-                double x = setup_length * w->a, y = setup_length * w->c, length = sqrt(x * x + y * y);
-                if (scale) lengths[i] = length;
-                spaces[++i] = length;
-                sum += length;
-            }
+    for (int32_t i = 0; i < spaces_count - 1; i++) {
+        const ob_mat *w = &inst->world[st->path_bones[i]];
+        double setup_length = doc->bones[st->path_bones[i]].length;
+        double x = setup_length * w->a, y = setup_length * w->c, length = sqrt(x * x + y * y);
+        if (cd->spacing_mode == OB_SPACE_PERCENT) {
+            lengths[i] = length;
+            spaces[i + 1] = spacing;
+        } else if (setup_length < 0.00001) {
+            lengths[i] = 0;
+            spaces[i + 1] = spacing;
+        } else if (cd->spacing_mode == OB_SPACE_PROPORTIONAL) {
+            lengths[i] = length;
+            spaces[i + 1] = length;
+            sum += length;
+        } else {
+            lengths[i] = length;
+            spaces[i + 1] = (length_spacing ? setup_length + spacing : spacing) * length / setup_length;
         }
-        if (sum > 0) {
-            sum = spaces_count / sum * spacing;
-            for (int32_t i = 1; i < spaces_count; i++) spaces[i] *= sum;
-        }
-        break;
     }
-    default: {
-        /* length: (setupLength + spacing)·length / setupLength; fixed: spacing·length / setupLength */
-        int length_spacing = cd->spacing_mode == OB_SPACE_LENGTH;
-        for (int32_t i = 0; i < spaces_count - 1;) {
-            const ob_mat *w = &inst->world[st->path_bones[i]];
-            double setup_length = doc->bones[st->path_bones[i]].length;
-            if (setup_length < 0.00001) {
-                if (scale) lengths[i] = 0;
-                spaces[++i] = spacing;
-            } else {
-                double x = setup_length * w->a, y = setup_length * w->c, length = sqrt(x * x + y * y);
-                if (scale) lengths[i] = length;
-                spaces[++i] = (length_spacing ? setup_length + spacing : spacing) * length / setup_length;
-            }
-        }
-        break;
-    }
+    if (cd->spacing_mode == OB_SPACE_PROPORTIONAL && sum > 0) {
+        sum = spaces_count / sum * spacing;
+        for (int32_t i = 1; i < spaces_count; i++) spaces[i] *= sum;
     }
 
     double *positions = st->spine_positions, *world = st->path_vertices;

@@ -173,6 +173,22 @@ def test_path_chain_tip_rule():
     assert b2[4:6] == pytest.approx([40, 0], abs=1e-6)
 
 
+@pytest.mark.parametrize("mode, spacing, second", [
+    ("length", 10, 40),        # (setupLength + spacing)·length / setupLength = 30
+    ("fixed", 15, 25),         # spacing·length / setupLength = 15
+    ("percent", 0.25, 35),     # spacing × path length 100 = 25
+    ("proportional", 0.5, 35),  # lengths 20, 20 scaled by count / Σ · spacing = 3/40 · 0.5, × length/count
+])
+def test_path_spacing_modes(mode, spacing, second):
+    # chainScale (no tip rule): b1 at the fixed position 10, b2 at the next position
+    d = json.loads(openbone.dumps(path_doc("chainScale")))
+    d["skeleton"]["path"][0].update({"spacingMode": mode, "spacing": spacing})
+    doc = openbone.loads(json.dumps(d))
+    inst = openbone.Instance(doc)
+    assert world(inst, doc, "b1")[4:6] == pytest.approx([10, 0], abs=1e-6)
+    assert world(inst, doc, "b2")[4:6] == pytest.approx([second, 0], abs=1e-6)
+
+
 def test_path_constrained_bones_keep_their_unconstrained_parents_world():
     # spine-core's sortPathConstraint computes every constrained bone before the constraint, so
     # b2's world is the FK one under b1's unconstrained world (rotation 30), and the constraint

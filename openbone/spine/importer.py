@@ -19,22 +19,29 @@ What changes on the way (everything else maps one to one):
   ``"spine"`` (the Spine runtime's 10-segment sampling, the default) or
   ``"exact"`` (solve x(t), then y).
 * The document gets ``"poseModel": "spine"`` (unless ``pose_model="openbone"``):
-  looping time is ``t % d``, two-bone IK softness and reach and transform mixes
-  follow spine-core where OpenBone §5.1 / §7.1 / §7.2 differ (csrc/curve_spine.h).
+  the runtime then poses it as spine-core 4.2 does (update order, inherit, IK,
+  transform, path and physics constraints; csrc/curve_spine.h and the "Spine pose
+  model" section of ``conformance/NOTES.md``), and the import writes what that
+  needs: physics constraints with Spine's own fields (``shearX``, ``limit``, the
+  ``*Global`` flags, Spine's damping/mass/wind/gravity), physics timelines as they
+  are (``reset`` keys as a ``reset`` timeline, a constraint name ``""`` as the id
+  ``""``), transform ``mixY`` / ``mixScaleY``, path ``lengths``, and weighted
+  deform keys per influence (the ``influenceOffsets`` extension: Spine's numbers).
 * Weighted meshes: Spine's flat ``vertices`` become per-vertex influence lists.
-  Spine's weighted deform keys hold one offset per influence; OpenBone one per
-  vertex (added to every influence, §8.3).  The per-vertex offset is the one that
-  gives the same vertex as Spine at the key (``d = M⁻¹ Σ wᵢ Lᵢ dᵢ`` with
-  ``M = Σ wᵢ Lᵢ``, ``Lᵢ`` the linear part of influence bone i in the animation's
-  pose at the key's time); between keys it is approximate when a vertex's
-  influences rotate relative to each other (see ``conformance/NOTES.md``).
+  With ``pose_model="openbone"`` (a plain OpenBone document) weighted deform keys
+  get one offset per vertex (added to every influence, §8.3): the one that gives
+  the same vertex as Spine at the key (``d = M⁻¹ Σ wᵢ Lᵢ dᵢ`` with ``M = Σ wᵢ Lᵢ``,
+  ``Lᵢ`` the linear part of influence bone i in the animation's pose at the key's
+  time); between keys it is approximate when a vertex's influences rotate
+  relative to each other (see ``conformance/NOTES.md``).
 * Linked meshes get their parent's geometry and ``linked: {mesh, deform}``.
-* Physics constraints are mapped onto OpenBone §7.4 (see ``_physics``).
-* Dropped (no OpenBone equivalent, listed in ``result warnings``): physics
-  ``reset`` keys, ``shearX`` / ``limit`` of physics constraints, event ``audio``
-  paths and ``balance``, transform ``mixY`` ≠ ``mixX`` and ``mixScaleY`` ≠
-  ``mixScaleX`` (the X value is used).  Colour spans whose channels have different
-  curves become linear keys at the channels' sample points.
+* ``pose_model="openbone"``: physics constraints are mapped onto OpenBone §7.4
+  (see ``_physics``); dropped with a warning: physics ``reset`` keys, ``shearX`` /
+  ``limit``, transform ``mixY`` ≠ ``mixX`` and ``mixScaleY`` ≠ ``mixScaleX`` (the X
+  value is used).
+* Dropped (no OpenBone equivalent, listed in ``result warnings``): event ``audio``
+  paths and ``balance``.  Colour spans whose channels have different curves become
+  linear keys at the channels' sample points.
 """
 from __future__ import annotations
 
@@ -1225,10 +1232,10 @@ def import_skeleton_json(src: Union[str, os.PathLike, Dict[str, Any]], curves: s
     """Import a skeleton JSON 4.2 file (a path or the parsed dict) as an
     :class:`openbone.Document`.  ``curves="spine"`` (default) samples beziers as
     the Spine runtime does (10 segments per span); ``"exact"`` solves them.
-    ``pose_model="spine"`` (default) writes ``"poseModel": "spine"``: the three
-    places where OpenBone's rules differ from the Spine runtime's (looping
-    time, two-bone IK softness and reach, transform mixes ≠ 0) follow Spine;
-    ``"openbone"`` keeps the OpenBone rules (§5.1, §7.1, §7.2)."""
+    ``pose_model="spine"`` (default) writes ``"poseModel": "spine"``: the
+    runtime poses it as spine-core 4.2 (constraints, inherit modes, physics,
+    per-influence deform, looping time); ``"openbone"`` writes a plain OpenBone
+    document posed by the OpenBone rules."""
     from ..document import loads
     warns: List[str] = []
     d = skeleton_json_to_dict(src, curves=curves, name=name, warnings=warns, pose_model=pose_model)
