@@ -8,7 +8,7 @@ Reports, in one run (best of --repeat), microseconds per frame for:
   * + build    : the same plus the C draw list built in place (inst._draw_build(), no copies);
   * + batch    : the same plus inst.draw_batch() (one call, arrays copied out);
   * + items    : the same plus inst.draw_list() (one DrawItem with NumPy views per item);
-  * oracle     : the pure-Python draw list of tests/draw_oracle.py on the setup pose (per frame);
+  * oracle     : the pure-Python draw list of tests/oracles/draw.py on the setup pose (per frame);
 and the ratios against posing, plus the draw buffers' growth counter (0 = nothing was
 allocated per frame after creation).  No timing is asserted anywhere; this only prints.
 """
@@ -42,8 +42,8 @@ def run(doc, frames, what):
 
 
 def run_oracle(frames):
-    import draw_oracle
-    import oracle
+    from oracles import draw as draw_oracle
+    from oracles import base as oracle
     doc = oracle.load_path(HERO)
     for kind in ("ik", "transform", "path", "physics", "sliders"):  # the oracle poses bones only
         doc["skeleton"].pop(kind, None)

@@ -9,7 +9,7 @@ Reports, in one run:
   * geometry : the same plus building the particle draw item every frame;
   * empty    : the same document with the particles attachment hidden (the cost of the
                rest of the pipeline, subtracted to isolate the particle step);
-  * oracle   : the pure-Python oracle (tests/particle_oracle.py) for a few frames, scaled:
+  * oracle   : the pure-Python oracle (tests/oracles/particle.py) for a few frames, scaled:
                the baseline the ratio is taken against.
 No timing is asserted anywhere; this only prints.
 """
@@ -56,7 +56,7 @@ def time_runtime(frames, geometry=False, visible=True):
 
 
 def time_oracle(frames):
-    import particle_oracle as po
+    from oracles import particle as po
 
     ref = po.ParticleInstance(document())
     ref.advance(1 / 60)

@@ -361,16 +361,16 @@ def test_bake_matches_a_python_loop():
 # ---- conformance: conformance/cases/animation.json ------------------------------------------
 
 def test_expected_file_is_the_oracles_output():
-    """expected/animation.json is written by tests/anim_oracle.py (independent of csrc/);
-    this fails on hand edits.  Regenerate with ``python tests/anim_oracle.py``."""
-    import anim_oracle
+    """expected/animation.json is written by tests/oracles/anim.py (independent of csrc/);
+    this fails on hand edits.  Regenerate with ``python tests/oracles anim``."""
+    from oracles import anim as anim_oracle
     with open(anim_oracle.EXPECTED) as f:
         assert f.read() == anim_oracle.dumps(anim_oracle.run_case_file(anim_oracle.CASES))
 
 
 def test_runtime_matches_expected_animation_cases():
     from openbone import conformance
-    import anim_oracle
+    from oracles import anim as anim_oracle
     out, errored = conformance.run(anim_oracle.CASES)
     assert not errored, [c for c in out["cases"] if "error" in c]
     with open(anim_oracle.EXPECTED) as f:
@@ -381,7 +381,7 @@ def test_runtime_matches_expected_animation_cases():
 def test_oracle_hand_checked_frames():
     """Frames of expected/animation.json checked against numbers worked out by hand
     (conformance/README.md, section "Animation")."""
-    import anim_oracle
+    from oracles import anim as anim_oracle
     with open(anim_oracle.EXPECTED) as f:
         exp = {c["name"]: c["samples"] for c in json.load(f)["cases"]}
     walk = exp["walk/loop-60fps"]

@@ -1,7 +1,7 @@
 """§9.6 input bindings, hand-worked: t = bindingT(v, inMin, inMax), out = outMin + (outMax − outMin)·t."""
 import pytest
 
-from sm_helpers import anim, doc, inst, layer, state, tl
+from oracles.sm_helpers import anim, doc, inst, layer, state, tl
 
 BONES = [{"id": "root", "name": "root"}, {"id": "b", "name": "b", "parent": "root"},
          {"id": "t", "name": "t", "parent": "root", "x": 5}]

@@ -1,6 +1,6 @@
 """Every case file of conformance/cases runs through `openbone conformance run`
 and matches its expected samples within the §1 tolerances.  The expected files
-come from independent oracles (tests/*oracle*.py) and hand checks, listed in
+come from independent oracles (tests/oracles/) and hand checks, listed in
 conformance/README.md."""
 import json
 import subprocess

@@ -1,5 +1,5 @@
 """The §7 constraint conformance cases (issue 4): the expected files are the
-independent oracle's output (tests/constraint_oracle.py, never the runtime's),
+independent oracle's output (tests/oracles/constraint.py, never the runtime's),
 and the runtime matches them within the §1 tolerances."""
 import json
 import os
@@ -13,8 +13,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
-import constraint_oracle  # noqa: E402
-import oracle  # noqa: E402
+from oracles import constraint as constraint_oracle  # noqa: E402
+from oracles.common import expected_path  # noqa: E402
+from oracles import base as oracle  # noqa: E402
 
 NAMES = ["ik", "transform", "path", "physics", "rigging-constraints"]
 
@@ -26,15 +27,15 @@ def case_file(name):
 @pytest.mark.parametrize("name", NAMES)
 def test_expected_is_the_oracles_output(name):
     text = oracle.dumps_samples(constraint_oracle.run_case_file(case_file(name)))
-    with open(constraint_oracle.expected_path(case_file(name)), encoding="utf-8") as f:
-        assert f.read() == text, "regenerate: python tests/constraint_oracle.py " + case_file(name)
+    with open(expected_path(case_file(name)), encoding="utf-8") as f:
+        assert f.read() == text, "regenerate: python tests/oracles constraint " + case_file(name)
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_runtime_matches_expected(name):
     actual, errored = conformance.run(case_file(name))
     assert not errored
-    with open(constraint_oracle.expected_path(case_file(name)), encoding="utf-8") as f:
+    with open(expected_path(case_file(name)), encoding="utf-8") as f:
         expected = json.load(f)
     assert conformance.compare(expected, json.loads(json.dumps(actual))) == []
 
@@ -52,7 +53,7 @@ def test_rigging_constraints_keeps_rigging_bones():
 def test_skin_constraints_toggle_in_the_hero_case():
     """In steps/hero-villain-hero the hero-only physics freezes while the villain
     skin is on (weapon then shows its plain pose) and resumes afterwards."""
-    with open(constraint_oracle.expected_path(case_file("rigging-constraints")), encoding="utf-8") as f:
+    with open(expected_path(case_file("rigging-constraints")), encoding="utf-8") as f:
         exp = json.load(f)
     case = next(c for c in exp["cases"] if c["name"] == "steps/hero-villain-hero")
     weapon = [next(b for b in s["bones"] if b["name"] == "weapon") for s in case["samples"]]

@@ -1,5 +1,5 @@
 """Random rigs: the runtime against the independent constraint oracle
-(tests/constraint_oracle.py) on every constraint kind, inherit mode and path
+(tests/oracles/constraint.py) on every constraint kind, inherit mode and path
 mode, over irregular steps.  Seeds are fixed; a failure names the seed."""
 import json
 import random
@@ -12,7 +12,7 @@ import pytest
 import openbone
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import constraint_oracle  # noqa: E402
+from oracles import constraint as constraint_oracle  # noqa: E402
 from conftest import make_doc  # noqa: E402
 
 MODES = ["normal", "onlyTranslation", "noRotation", "noScale"]

@@ -325,10 +325,10 @@ DRAW_CASES = ["rigging-setup", "atlas-knight", "atlas-polygons", "clipping", "sh
 
 @pytest.mark.parametrize("name", ["text", "bounds"])
 def test_expected_file_is_the_draw_oracles(name):
-    """The case files the base oracle refuses (setText, bounds) come from tests/draw_oracle.py."""
+    """The case files the base oracle refuses (setText, bounds) come from tests/oracles/draw.py."""
     import sys
     sys.path.insert(0, os.path.join(ROOT, "tests"))
-    import draw_oracle
+    from oracles import draw as draw_oracle
     path = os.path.join(ROOT, "conformance", "cases", name + ".json")
     with open(os.path.join(ROOT, "conformance", "expected", name + ".json")) as f:
         assert f.read() == draw_oracle.dumps(draw_oracle.run_case_file(path))

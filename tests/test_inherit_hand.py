@@ -3,7 +3,7 @@
 Every expected number below is derived in the comments from §4.1 / §4.2 / §3.3 / §4.5 of
 the runtime spec with exact trigonometric values; none is computed by the oracle.  Each
 check runs twice: once against the runtime (`openbone`) and once against the independent
-oracle (`tests/oracle.py`), so a disagreement points at whichever side departs from the
+oracle (`tests/oracles/base.py`), so a disagreement points at whichever side departs from the
 hand value.
 
 Conventions (§4): a world matrix is [a, b, c, d, x, y] with
@@ -24,7 +24,7 @@ import pytest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-import oracle  # noqa: E402
+from oracles import base as oracle  # noqa: E402
 
 S3 = math.sqrt(3)          # sqrt(3)   = 1.7320508075688772
 S3_2 = math.sqrt(3) / 2    # sqrt(3)/2 = 0.8660254037844386

@@ -5,7 +5,7 @@ is the world point (100 + x, y).
 """
 import pytest
 
-from sm_helpers import anim, cond, doc, inst, layer, state, tl, trans
+from oracles.sm_helpers import anim, cond, doc, inst, layer, state, tl, trans
 
 BONES = [{"id": "root", "name": "root"}, {"id": "b", "name": "b", "parent": "root", "x": 100}]
 SQUARE = {"type": "boundingBox", "vertices": [-10, -10, 10, -10, 10, 10, -10, 10]}

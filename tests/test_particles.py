@@ -18,7 +18,7 @@ from openbone.particles import fnv1a, mulberry32
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import particle_oracle as po  # noqa: E402
+from oracles import particle as po  # noqa: E402
 
 STEP = 1 / 60
 FIXTURE = os.path.join(os.path.dirname(HERE), "conformance", "fixtures", "particles.obone")

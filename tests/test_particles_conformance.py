@@ -1,5 +1,5 @@
 """§8.8 particle conformance: conformance/cases/particles.json against the expected samples
-written by the independent oracle (tests/particle_oracle.py), at the §1 tolerances.
+written by the independent oracle (tests/oracles/particle.py), at the §1 tolerances.
 
 The cases run twice: through the plain runner (the draw list, csrc/drawlist.c, emits the particle
 items) and with the runner's ``draw`` filled from ``inst.particle_items()`` (the fixture shows
@@ -19,14 +19,14 @@ import openbone.conformance as conf
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-import particle_oracle as po  # noqa: E402
+from oracles import particle as po  # noqa: E402
 
 CASES = os.path.join(REPO, "conformance", "cases", "particles.json")
 EXPECTED = os.path.join(REPO, "conformance", "expected", "particles.json")
 
 
 def test_expected_file_is_the_oracle_output():
-    """Guards the expected file against hand edits (regenerate: python tests/particle_oracle.py)."""
+    """Guards the expected file against hand edits (regenerate: python tests/oracles particle)."""
     with open(EXPECTED, encoding="utf-8") as f:
         text = f.read()
     assert text == po.dumps(po.run_case_file(CASES))

@@ -3,7 +3,7 @@ import time
 
 import pytest
 
-from sm_helpers import anim, cond, doc, inst, layer, state, tl, trans
+from oracles.sm_helpers import anim, cond, doc, inst, layer, state, tl, trans
 
 quickjs = pytest.importorskip("quickjs")
 

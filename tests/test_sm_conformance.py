@@ -1,5 +1,5 @@
 """The §9 state-machine conformance cases (issue 7): the expected file is the
-independent oracle's output (tests/sm_oracle.py, never the runtime's), and the
+independent oracle's output (tests/oracles/sm.py, never the runtime's), and the
 runtime matches it within the §1 tolerances."""
 import json
 import os
@@ -10,13 +10,13 @@ from openbone import conformance
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-import sm_oracle  # noqa: E402
+from oracles import sm as sm_oracle  # noqa: E402
 
 
 def test_expected_is_the_oracles_output():
     with open(sm_oracle.EXPECTED, encoding="utf-8") as f:
         assert f.read() == sm_oracle.dumps(sm_oracle.run_case_file(sm_oracle.CASES)), \
-            "regenerate: python tests/sm_oracle.py"
+            "regenerate: python tests/oracles sm"
 
 
 def test_runtime_matches_expected():

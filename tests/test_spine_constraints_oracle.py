@@ -1,5 +1,5 @@
 """The runtime's constraint stage on the imported Spine example rigs against the
-independent eager oracle (tests/constraint_oracle.py, written from §3.2 and §7).
+independent eager oracle (tests/oracles/constraint.py, written from §3.2 and §7).
 
 Each frame the C runtime advances (animation with Spine-sampled curves, then the
 constraints, with updateSubtree deferred and the other speed-ups of csrc/); the
@@ -20,7 +20,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import constraint_oracle  # noqa: E402
+from oracles import constraint as constraint_oracle  # noqa: E402
 import openbone  # noqa: E402
 from openbone import spine  # noqa: E402
 

@@ -8,7 +8,7 @@ import math
 import pytest
 
 import openbone
-from sm_helpers import anim, bone_local_x, bone_local_y, cond, doc, inst, layer, state, tl, trans
+from oracles.sm_helpers import anim, bone_local_x, bone_local_y, cond, doc, inst, layer, state, tl, trans
 
 
 def two_state(input_type, default, op, value, extra_inputs=()):

@@ -4,7 +4,7 @@
     conformance/fixtures/{ik,transform,path,physics,rigging-constraints}.obone
     conformance/cases/{ik,transform,path,physics,rigging-constraints}.json
 
-then `python tests/constraint_oracle.py conformance/cases/<name>.json` writes the
+then `python tests/oracles constraint conformance/cases/<name>.json` writes the
 expected samples from the independent oracle.  The fixtures are plain JSON and
 may be edited by hand instead; this script is how they were made.
 """

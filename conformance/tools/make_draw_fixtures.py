@@ -5,8 +5,8 @@
 
 Fixtures are small hand-built rigs with round numbers so that key values can be
 checked by hand (conformance/README.md, "Draw list").  Expected samples come from
-tests/draw_oracle.py (python conformance/tools/make_expected.py for the files the
-base oracle runs; python tests/draw_oracle.py for the bounds / setText files).
+tests/oracles/draw.py (python conformance/tools/make_expected.py for the files the
+base oracle runs; python tests/oracles draw for the bounds / setText files).
 """
 import json
 import os

@@ -5,7 +5,7 @@
     python conformance/tools/make_expected.py conformance/cases/rigging-setup.json
     python conformance/tools/make_expected.py --check ...          # exit 1 if a file would change
 
-The oracle (tests/oracle.py) is written from the specification only; it covers setup
+The oracle (tests/oracles/base.py) is written from the specification only; it covers setup
 poses and step cases with no animation (setSkin actions only).  Case files that need
 more (animations, constraints, state machines, ...) are skipped with a message when
 no file is named, and are an error when named explicitly.
@@ -21,7 +21,7 @@ CONFORMANCE = os.path.dirname(HERE)
 REPO = os.path.dirname(CONFORMANCE)
 sys.path.insert(0, os.path.join(REPO, "tests"))
 
-import oracle  # noqa: E402
+from oracles import base as oracle  # noqa: E402
 
 
 def expected_path(case_path):

@@ -18,7 +18,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
-from oracle import _num_out as js_round  # noqa: E402  (Math.round(n·1e4)/1e4, -0 → 0; no runtime code)
+from oracles.common import num_out as js_round  # noqa: E402  (Math.round(n·1e4)/1e4, -0 → 0; no runtime code)
 
 DOC = {
     "format": "openbone", "version": 1, "name": "state-machine-scripts", "width": 200, "height": 200, "fps": 30,

@@ -2,7 +2,7 @@
 
 Written from the specification text (runtime spec §8.8, §3.2, §8.7, §12; CLARIFICATIONS
 "Particles" defaults; FORMAT.md setEmitter/emitParticles), never from csrc/.  Bone and slot
-posing come from ``tests/oracle.py`` (the lead's independent setup-pose oracle); this module
+posing come from ``tests/oracles/base.py`` (the lead's independent setup-pose oracle); this module
 adds the particle clock, the emitters and their draw items on top of it.
 
 Float32 storage (§12 "particle buffers are float32"): every per-particle field (x, y, vx, vy,
@@ -13,8 +13,8 @@ uvs, colours) is float32.
 
 Usage::
 
-    python tests/particle_oracle.py            # regenerate conformance/expected/particles.json
-    python tests/particle_oracle.py --check    # exit 1 if it would change
+    python tests/oracles particle            # regenerate conformance/expected/particles.json
+    python tests/oracles particle --check    # exit 1 if it would change
 """
 from __future__ import annotations
 
@@ -24,14 +24,9 @@ import os
 import sys
 from typing import Any, Callable, Dict, List, Optional
 
-import numpy as np
+from . import base
+from .common import REPO, atlas_uv, f32, local_time, num_out, sample_number, sample_step
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-
-import oracle as base  # noqa: E402
-
-REPO = os.path.dirname(HERE)
 STEP = 1 / 60
 MAX_STEPS = 30
 MAX_DRAWN = 16383
@@ -50,9 +45,7 @@ DEFAULTS: Dict[str, Any] = {
 }
 
 
-def r32(x: float) -> float:
-    """Round a double to float32 and back (a store into a Float32Array)."""
-    return float(np.float32(x))
+r32 = f32  # a store into a Float32Array
 
 
 # ---- §8.8 RNG ---------------------------------------------------------------
@@ -319,7 +312,7 @@ class Emitter:
 # ---- the instance -------------------------------------------------------------
 
 class ParticleInstance(base.Instance):
-    """tests/oracle.py's instance plus the §8.8 particle clock and items.
+    """tests/oracles/base.py's instance plus the §8.8 particle clock and items.
 
     ``world_source(inst)`` (optional) replaces the bone matrices after each world update,
     for rigs the base oracle cannot pose (tests feed the runtime's bone matrices there:
@@ -387,17 +380,13 @@ class ParticleInstance(base.Instance):
         if self.track is None:
             return
         anim, loop = self.track
-        d = float(anim.get("duration") or 0)
-        if d <= 0:
-            d = max([k["time"] for tl in anim.get("timelines") or [] for k in tl.get("keys") or []] or [0])
-        total = self.track_time
-        t = 0.0 if d <= 0 else (((total % d) + d) % d if loop else min(max(total, 0.0), d))
+        t = local_time(anim, self.track_time, loop)
         for tl in anim.get("timelines") or []:
             keys = tl.get("keys") or []
             if not keys:
                 continue
-            value, a = sample(keys, t)
             target, prop = tl.get("target"), tl.get("property")
+            value = sample_step(keys, t) if prop == "emitting" else sample_number(keys, t)
             if target == "bone":
                 bone = next((b for b in self.bones if b.id == tl.get("id")), None)
                 if bone is None or prop not in ("x", "y", "rotation", "scaleX", "scaleY", "shearX", "shearY"):
@@ -409,7 +398,7 @@ class ParticleInstance(base.Instance):
                     continue
                 vals = self.particle_values.setdefault(si, {"emitting": None, "rate": None})
                 if prop == "emitting":
-                    vals["emitting"] = bool(a["value"])  # sampleStep
+                    vals["emitting"] = bool(value)  # sampleStep
                 elif prop == "rate":
                     vals["rate"] = value  # alpha 1: lerp(cur, v, 1) = v
             else:
@@ -523,52 +512,16 @@ class ParticleInstance(base.Instance):
         return out
 
     def sample(self, step: int, time: float) -> Dict[str, Any]:
-        # bones and slots as tests/oracle.py writes them; draw = the particle items (the
+        # bones and slots as the base oracle writes them; draw = the particle items (the
         # fixture shows nothing else)
-        num = base._num_out
-        bones = [{"name": b.name, "x": num(b.world[4]), "y": num(b.world[5]), "a": num(b.world[0]),
-                  "b": num(b.world[1]), "c": num(b.world[2]), "d": num(b.world[3])} for b in self.bones]
-        slots = [{"name": sl.name, "attachment": sl.attachment, "color": [num(v) for v in sl.color],
-                  "dark": None if sl.dark is None else [num(v) for v in sl.dark]} for sl in self.draw_order]
-        s = {"step": step, "time": num(time), "bones": bones, "slots": slots, "draw": [], "events": [],
+        s = {"step": step, "time": num_out(time), **self.skeleton_sample(), "draw": [], "events": [],
              "audio": [], "states": []}
         items = self.particle_items()
         for it in items:
             for k in ("vertices", "uvs", "colors", "color"):
-                it[k] = [base._num_out(v) for v in it[k]]
+                it[k] = [num_out(v) for v in it[k]]
         s["draw"] = items
         return s
-
-
-def sample(keys, t: float):
-    """§5 locate: (value, key a) with linear interpolation (other curves refused)."""
-    if t <= keys[0]["time"]:
-        return keys[0]["value"], keys[0]
-    if t >= keys[-1]["time"]:
-        return keys[-1]["value"], keys[-1]
-    i = 0
-    while keys[i + 1]["time"] <= t:
-        i += 1
-    a, b = keys[i], keys[i + 1]
-    curve = a.get("curve", "linear")
-    if curve == "stepped" or isinstance(a["value"], bool):
-        return a["value"], a
-    if curve != "linear":
-        raise base.Unsupported("particle oracle: curve %r" % (curve,))
-    f = (t - a["time"]) / ((b["time"] - a["time"]) or 1)
-    return a["value"] + (b["value"] - a["value"]) * f, a
-
-
-def atlas_uv(r, P, u: float, v: float):
-    """§8.7 atlasUvMap for one image uv."""
-    x, y = float(r.get("x", 0)), float(r.get("y", 0))
-    w, h = float(r.get("width", 0)), float(r.get("height", 0))
-    ox, oy = float(r.get("offsetX", 0)), float(r.get("offsetY", 0))
-    ow, oh = float(r.get("originalWidth", w)), float(r.get("originalHeight", h))
-    pw, ph = float(P["width"]), float(P["height"])
-    if not r.get("rotated"):
-        return (x - ox) / pw + u * ow / pw, (y - oy) / ph + v * oh / ph
-    return (x + h + oy) / pw - v * oh / pw, (y - ox) / ph + u * ow / ph
 
 
 # ---- FORMAT.md case running -----------------------------------------------------
@@ -634,22 +587,8 @@ CASE_FILES = [os.path.join(REPO, "conformance", "cases", "particles.json")]
 
 
 def main(argv=None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    check = "--check" in argv
-    status = 0
-    for path in CASE_FILES:
-        out = os.path.join(REPO, "conformance", "expected", os.path.basename(path))
-        text = dumps(run_case_file(path))
-        old = open(out, encoding="utf-8").read() if os.path.exists(out) else None
-        if check:
-            if old != text:
-                print("would change:", out)
-                status = 1
-        elif old != text:
-            with open(out, "w", encoding="utf-8") as f:
-                f.write(text)
-            print("wrote", out)
-    return status
+    from .common import expected_main
+    return expected_main(argv, lambda p: dumps(run_case_file(p)), CASE_FILES, __doc__)
 
 
 if __name__ == "__main__":

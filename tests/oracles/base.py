@@ -34,81 +34,11 @@ import copy
 import json
 import math
 import os
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional
 
-DEG = math.pi / 180.0
-IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)  # a, b, c, d, x, y
+from .common import DEG, IDENTITY, Unsupported, num, num_out, parse_hex  # noqa: F401
+
 INHERIT_MODES = ("normal", "onlyTranslation", "noRotation", "noScale")
-
-
-class Unsupported(Exception):
-    """The case or document uses something this oracle does not implement."""
-
-
-# ---------------------------------------------------------------------------
-# JavaScript number helpers (spec §1, §12)
-# ---------------------------------------------------------------------------
-
-def js_round(x: float) -> float:
-    """ECMAScript Math.round: the closest integer, ties towards +infinity.
-
-    Implemented without ``floor(x + 0.5)`` (that addition itself rounds, e.g. for
-    0.49999999999999994); ``x - floor(x)`` is exact for every finite double.
-    """
-    if not math.isfinite(x):
-        return x
-    f = math.floor(x)
-    r = float(f + 1) if (x - f) >= 0.5 else float(f)
-    if r == 0.0 and (x < 0 or math.copysign(1.0, x) < 0):
-        return -0.0  # JS keeps the sign of zero; round4 turns it into 0
-    return r
-
-
-def round4(n: float) -> float:
-    """``Math.round(n * 1e4) / 1e4`` with -0 -> 0 (FORMAT.md sample numbers)."""
-    r = js_round(n * 1e4) / 1e4
-    if r == 0.0:
-        return 0.0
-    return r
-
-
-def _num_out(v: float):
-    """A rounded number as it would appear in JSON written by JS (1 not 1.0)."""
-    r = round4(v)
-    if math.isfinite(r) and r == int(r) and abs(r) < 2 ** 53:
-        return int(r)
-    return r
-
-
-def _js_parse_int_hex(s: str) -> float:
-    """parseInt(s, 16) for the short substrings parseHex produces."""
-    s = s.lstrip(" \t\n\r\v\f")
-    sign = 1
-    if s[:1] in "+-" and s:
-        sign = -1 if s[0] == "-" else 1
-        s = s[1:]
-    digits = ""
-    for ch in s:
-        if ch in "0123456789abcdefABCDEF":
-            digits += ch
-        else:
-            break
-    if not digits:
-        return float("nan")
-    return float(sign * int(digits, 16))
-
-
-def parse_hex(s: str) -> List[float]:
-    """§4.5 parseHex: RGBA doubles in 0..1 (not clamped, not premultiplied)."""
-    h = s.replace("#", "", 1)
-    if len(h) in (3, 4):
-        h = "".join(ch * 2 for ch in h)
-    out = []
-    for i in range(4):
-        out.append(_js_parse_int_hex(h[2 * i: 2 * i + 2]) / 255.0)
-    if len(h) < 8:
-        out[3] = 1.0
-    return out
 
 
 # ---------------------------------------------------------------------------
@@ -124,15 +54,6 @@ def local_matrix(local: Dict[str, float]):
     return (math.cos(rx) * sx, math.cos(ry) * sy,
             math.sin(rx) * sx, math.sin(ry) * sy,
             local["x"], local["y"])
-
-
-def multiply(p, l):
-    """P·L for 2x3 affine matrices (a, b, c, d, x, y), column vectors."""
-    pa, pb, pc, pd, px, py = p
-    la, lb, lc, ld, lx, ly = l
-    return (pa * la + pb * lc, pa * lb + pb * ld,
-            pc * la + pd * lc, pc * lb + pd * ld,
-            pa * lx + pb * ly + px, pc * lx + pd * ly + py)
 
 
 def bone_world(p, local: Dict[str, float], inherit: str):
@@ -206,12 +127,6 @@ _BONE_DEFAULTS = {"x": 0.0, "y": 0.0, "rotation": 0.0, "scaleX": 1.0, "scaleY": 
                   "shearX": 0.0, "shearY": 0.0}
 
 
-def _num(v, default):
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        return default
-    return float(v)
-
-
 class Bone:
     def __init__(self, data: Dict[str, Any], index: int, parent: Optional["Bone"]):
         self.data = data
@@ -219,7 +134,7 @@ class Bone:
         self.id = data.get("id")
         self.name = data.get("name", self.id)
         self.parent = parent
-        self.setup = {k: _num(data.get(k), d) for k, d in _BONE_DEFAULTS.items()}
+        self.setup = {k: num(data.get(k), d) for k, d in _BONE_DEFAULTS.items()}
         self.setup_inherit = data.get("inherit") or "normal"
         self.local = dict(self.setup)
         self.inherit = self.setup_inherit
@@ -369,25 +284,29 @@ class Instance:
 
     # -- FORMAT.md sample -------------------------------------------------------
     def sample(self, step: int, time: float) -> Dict[str, Any]:
+        return {"step": step, "time": num_out(time), **self.skeleton_sample(),
+                "draw": _draw(self), "events": [], "audio": [], "states": []}
+
+    def skeleton_sample(self) -> Dict[str, Any]:
+        """FORMAT.md ``bones`` and ``slots`` of the current pose."""
         bones = []
         for b in self.bones:
             a, bb, c, d, x, y = b.world
-            bones.append({"name": b.name, "x": _num_out(x), "y": _num_out(y),
-                          "a": _num_out(a), "b": _num_out(bb),
-                          "c": _num_out(c), "d": _num_out(d)})
+            bones.append({"name": b.name, "x": num_out(x), "y": num_out(y),
+                          "a": num_out(a), "b": num_out(bb),
+                          "c": num_out(c), "d": num_out(d)})
         slots = []
         for s in self.draw_order:
             slots.append({"name": s.name, "attachment": s.attachment,
-                          "color": [_num_out(v) for v in s.color],
-                          "dark": None if s.dark is None else [_num_out(v) for v in s.dark]})
-        return {"step": step, "time": _num_out(time), "bones": bones, "slots": slots,
-                "draw": _draw(self), "events": [], "audio": [], "states": []}
+                          "color": [num_out(v) for v in s.color],
+                          "dark": None if s.dark is None else [num_out(v) for v in s.dark]})
+        return {"bones": bones, "slots": slots}
 
 
 def _draw(inst: "Instance") -> List[Dict[str, Any]]:
-    """§8.4 draw items, from the draw list's own independent oracle (tests/draw_oracle.py)."""
-    import draw_oracle  # late: draw_oracle imports this module
-    return draw_oracle.rounded(draw_oracle.draw_list(inst))
+    """§8.4 draw items, from the draw list's own independent oracle (oracles/draw.py)."""
+    from . import draw  # late: draw imports this module
+    return draw.rounded(draw.draw_list(inst))
 
 
 # ---------------------------------------------------------------------------

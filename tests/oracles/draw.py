@@ -2,7 +2,7 @@
 
 Written from the specification text (runtime spec §8, file format "Images and the
 texture atlas", CLARIFICATIONS, FORMAT.md), never from csrc/.  It works on the
-posed ``tests/oracle.py`` Instance (bone worlds, slots, skins) and the document
+posed ``tests/oracles/base.py`` Instance (bone worlds, slots, skins) and the document
 dict.  Scope: what a pose without animations can show (regions incl. packed,
 rotated, trimmed and polygon regions; unweighted and weighted meshes without
 deform; clipping masks; shapes; sequences driven by the clock or an input
@@ -13,7 +13,7 @@ Borrowed, independently verified helpers: ``openbone.earcut`` (checked against
 mapbox earcut's own fixtures in tests/test_earcut.py) for shape / clipping indices
 and ``openbone._core.format_template`` (tests/test_jsnum.py) for §8.9 templates.
 
-    python tests/draw_oracle.py conformance/cases/bounds.json   # writes expected/bounds.json
+    python tests/oracles draw conformance/cases/bounds.json   # writes expected/bounds.json
 """
 
 from __future__ import annotations
@@ -21,31 +21,15 @@ from __future__ import annotations
 import json
 import math
 import os
-import struct
 import sys
 from typing import Any, Dict, List, Optional
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-if HERE not in sys.path:
-    sys.path.insert(0, HERE)
+from . import base
+from .common import (DEG, Unsupported, apply, atlas_uv, f32, hex_or, num_out,  # noqa: F401
+                     point_in_polygon, skin_attachment)
+from .common import num as _n
 
-import oracle  # noqa: E402
-from oracle import Unsupported, _num_out, parse_hex  # noqa: E402
-
-DEG = math.pi / 180.0
-
-
-def f32(x: float) -> float:
-    """Math.fround."""
-    return struct.unpack("<f", struct.pack("<f", x))[0]
-
-
-def _n(v, default):
-    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else default
-
-
-def _hex(v, default=(1.0, 1.0, 1.0, 1.0)):
-    return parse_hex(v) if isinstance(v, str) else list(default)
+_hex = hex_or
 
 
 # ---------------------------------------------------------------------------
@@ -54,18 +38,7 @@ def _hex(v, default=(1.0, 1.0, 1.0, 1.0)):
 
 def get_attachment(inst, slot, name):
     """skin.attachments[slotId][name] ?? skins[0].attachments[slotId][name] ?? null."""
-    if name is None:
-        return None
-    for skin in ([inst.skin] if inst.skin is not None else []) + inst.skins[:1]:
-        att = ((skin.get("attachments") or {}).get(slot.id) or {}).get(name)
-        if att is not None:
-            return att
-    return None
-
-
-def apply(m, x, y):
-    a, b, c, d, tx, ty = m
-    return a * x + b * y + tx, c * x + d * y + ty
+    return skin_attachment(inst.skins, inst.skin, slot.id, name)
 
 
 # ---------------------------------------------------------------------------
@@ -102,13 +75,8 @@ class Atlas:
                 ow, oh, bool(r.get("rotated")))
 
     def map_uv(self, r, u, v):
-        """§8.7 atlasUvMap, straight from the formulas."""
-        x, y, w, h, ox, oy, ow, oh, rot = self.geom(r)
-        p = self.pages[r["page"]]
-        pw, ph = _n(p.get("width"), 0), _n(p.get("height"), 0)
-        if not rot:
-            return (x - ox) / pw + u * ow / pw, (y - oy) / ph + v * oh / ph
-        return (x + h + oy) / pw - v * oh / pw, (y - ox) / ph + u * ow / ph
+        """§8.7 atlasUvMap."""
+        return atlas_uv(r, self.pages[r["page"]], u, v)
 
     def trimmed(self, r):
         x, y, w, h, ox, oy, ow, oh, rot = self.geom(r)
@@ -425,7 +393,7 @@ def rounded(items):
         o = dict(it)
         for k in ("vertices", "uvs", "color", "dark", "colors"):
             if o[k] is not None:
-                o[k] = [_num_out(v) for v in o[k]]
+                o[k] = [num_out(v) for v in o[k]]
         out.append(o)
     return out
 
@@ -433,19 +401,6 @@ def rounded(items):
 # ---------------------------------------------------------------------------
 # §8.10 bounds
 # ---------------------------------------------------------------------------
-
-def point_in_polygon(v, x, y):
-    inside = False
-    n = len(v)
-    j = n - 1
-    for i in range(n):
-        xi, yi = v[i]
-        xj, yj = v[j]
-        if (yi > y) != (yj > y) and x < (xj - xi) * (y - yi) / (yj - yi) + xi:
-            inside = not inside
-        j = i
-    return inside
-
 
 def segments_intersect(x1, y1, x2, y2, x3, y3, x4, y4):
     d = (x2 - x1) * (y4 - y3) - (y2 - y1) * (x4 - x3)
@@ -506,10 +461,10 @@ def bounds(inst, queries=()):
             raise Unsupported("query %r" % k)
         answers.append(r)
     return {"boxes": [{"slot": b["slot"], "attachment": b["attachment"],
-                       "vertices": [_num_out(c) for p in b["v"] for c in p],
-                       "minX": _num_out(b["minX"]), "minY": _num_out(b["minY"]),
-                       "maxX": _num_out(b["maxX"]), "maxY": _num_out(b["maxY"])} for b in boxes],
-            "minX": _num_out(agg[0]), "minY": _num_out(agg[1]), "maxX": _num_out(agg[2]), "maxY": _num_out(agg[3]),
+                       "vertices": [num_out(c) for p in b["v"] for c in p],
+                       "minX": num_out(b["minX"]), "minY": num_out(b["minY"]),
+                       "maxX": num_out(b["maxX"]), "maxY": num_out(b["maxY"])} for b in boxes],
+            "minX": num_out(agg[0]), "minY": num_out(agg[1]), "maxX": num_out(agg[2]), "maxY": num_out(agg[3]),
             "queries": answers}
 
 
@@ -529,7 +484,7 @@ def run_case(doc, case):
     for k in ("tracks", "queue", "stateMachine"):
         if case.get(k):
             raise Unsupported(k)
-    inst = oracle.Instance(doc)
+    inst = base.Instance(doc)
     overrides: Dict[str, Optional[str]] = {}
     if case.get("skin") is not None:
         inst.set_skin(case["skin"])
@@ -567,35 +522,17 @@ def run_case(doc, case):
 def run_case_file(path):
     with open(path, encoding="utf-8") as f:
         cases = json.load(f)
-    doc = oracle.load_path(os.path.join(os.path.dirname(os.path.abspath(path)), cases["document"]))
+    doc = base.load_path(os.path.join(os.path.dirname(os.path.abspath(path)), cases["document"]))
     return {"document": cases["document"], "cases": [run_case(doc, c) for c in cases.get("cases") or []]}
 
 
 def dumps(samples) -> str:
-    text = oracle.dumps_samples(samples)
-    return text
+    return base.dumps_samples(samples)
 
 
 def main(argv=None):
-    import argparse
-    ap = argparse.ArgumentParser(description="write conformance/expected/<name> from the draw oracle")
-    ap.add_argument("cases", nargs="+")
-    ap.add_argument("--check", action="store_true")
-    args = ap.parse_args(argv)
-    status = 0
-    for path in args.cases:
-        out = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(path))), "expected", os.path.basename(path))
-        text = dumps(run_case_file(path))
-        if args.check:
-            old = open(out, encoding="utf-8").read() if os.path.exists(out) else None
-            if old != text:
-                print("differs: %s" % out)
-                status = 1
-        else:
-            with open(out, "w", encoding="utf-8") as f:
-                f.write(text)
-            print("wrote %s" % out)
-    return status
+    from .common import expected_main
+    return expected_main(argv, lambda p: dumps(run_case_file(p)), (), __doc__)
 
 
 if __name__ == "__main__":

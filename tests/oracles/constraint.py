@@ -1,5 +1,5 @@
 """Independent pure-Python oracle for OpenBone §7 constraints (IK, transform,
-path, physics) on top of the setup-pose oracle (tests/oracle.py).
+path, physics) on top of the setup-pose oracle (tests/oracles/base.py).
 
 Written from the specification text (runtime spec §3.2, §3.3, §7.1-§7.4, §8.3,
 §12; file format "Constraints", "Constraint order", "Reference scale"), not from
@@ -15,14 +15,14 @@ csrc/.  It covers what the constraint conformance fixtures use:
   actions only (physics state carries over between advances);
 
 * §5/§6 only as far as the fixtures need: one track set at mix 0 (alpha 1),
-  linear and stepped keys on bone x/y/rotation/scale/shear and on constraint
+  keys of every curve (§4.3) on bone x/y/rotation/scale/shear and on constraint
   values.
 
-Not covered (raises oracle.Unsupported): sliders, mixing, bezier curves, other
+Not covered (raises Unsupported): sliders, mixing, other
 timelines, deform keys, state machines.
 
-    python tests/constraint_oracle.py conformance/cases/ik.json ...   # writes expected/
-    python tests/constraint_oracle.py --check conformance/cases/ik.json
+    python tests/oracles constraint conformance/cases/ik.json ...   # writes expected/
+    python tests/oracles constraint --check conformance/cases/ik.json
 """
 
 from __future__ import annotations
@@ -30,47 +30,22 @@ from __future__ import annotations
 import json
 import math
 import os
-import struct
 import sys
 from typing import Any, Dict, List, Optional
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from . import base
+from .base import bone_world
+from .common import (DEG, IDENTITY, RAD, Unsupported, apply, clamp, f32, find_animation, invert,  # noqa: F401
+                     local_time, multiply, sample_number, sample_step, skin_attachment, wrap_deg)
+from .common import num as _n
 
-import oracle  # noqa: E402
-from oracle import Unsupported, bone_world, multiply  # noqa: E402
-
-DEG = math.pi / 180.0
-RAD = 180.0 / math.pi
 KINDS = ("ik", "transform", "path", "physics")
+wrap = wrap_deg
 
 
 # ---------------------------------------------------------------------------
 # small maths (§4, §7)
 # ---------------------------------------------------------------------------
-
-def wrap(d: float) -> float:
-    """§4.4 wrapDeg: JS % (fmod), then into (-180, 180]."""
-    d = math.fmod(d, 360.0)
-    if d > 180:
-        d -= 360
-    elif d <= -180:
-        d += 360
-    return d
-
-
-def invert(m):
-    """§4 invert, det 0 replaced by 1e-9."""
-    a, b, c, d, x, y = m
-    det = a * d - b * c
-    if det == 0:
-        det = 1e-9
-    ia, ib, ic, id_ = d / det, -b / det, -c / det, a / det
-    return (ia, ib, ic, id_, -(ia * x + ib * y), -(ic * x + id_ * y))
-
-
-def apply(m, x, y):
-    return (m[0] * x + m[1] * y + m[4], m[2] * x + m[3] * y + m[5])
-
 
 def rot_deg(m) -> float:
     return math.atan2(m[2], m[0]) * RAD
@@ -109,20 +84,6 @@ def set_skew(m, k):
     return (m[0], math.cos(ang) * ly, m[2], math.sin(ang) * ly, m[4], m[5])
 
 
-def f32(v: float) -> float:
-    return struct.unpack("<f", struct.pack("<f", v))[0]
-
-
-def clamp(v, lo, hi):
-    return lo if v < lo else hi if v > hi else v
-
-
-def _n(v, default=0.0):
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        return default
-    return float(v)
-
-
 # ---------------------------------------------------------------------------
 # constraints as data
 # ---------------------------------------------------------------------------
@@ -156,11 +117,11 @@ class Constraint:
         return {k: _n(d.get(k)) for k in ("mix", "inertia", "strength", "damping", "mass", "gravity", "wind")}
 
 
-class Instance(oracle.Instance):
-    """oracle.Instance plus §7 constraints."""
+class Instance(base.Instance):
+    """base.Instance plus §7 constraints."""
 
     def __init__(self, doc, skin=None):
-        doc = oracle.load_document(doc)
+        doc = base.load_document(doc)
         sk = doc.get("skeleton") or {}
         if sk.get("sliders"):
             raise Unsupported("sliders are not implemented by the constraint oracle")
@@ -198,7 +159,7 @@ class Instance(oracle.Instance):
         out = []
         for b in self.bones:
             if b.parent is None:
-                out.append(bone_world(oracle.IDENTITY, b.setup, "normal"))
+                out.append(bone_world(IDENTITY, b.setup, "normal"))
             else:
                 out.append(bone_world(out[b.parent.index], b.setup, b.setup_inherit))
         return out
@@ -463,14 +424,7 @@ class Instance(oracle.Instance):
     # -- §7.3 path ------------------------------------------------------------------
     def attachment(self, slot):
         """§8.1 getAttachment(slot, slot.attachment)."""
-        name = slot.attachment
-        if name is None:
-            return None
-        for skin in ([self.skin] if self.skin else []) + (self.skins[:1]):
-            att = ((skin or {}).get("attachments") or {}).get(slot.id, {}).get(name)
-            if att is not None:
-                return att
-        return None
+        return skin_attachment(self.skins, self.skin, slot.id, slot.attachment)
 
     def world_vertices(self, slot, att) -> List[float]:
         """§8.3 float32 world vertices.  Deform offsets (the fixtures key none; a
@@ -717,44 +671,9 @@ BONE_PROPS = ("rotation", "x", "y", "scaleX", "scaleY", "shearX", "shearY")
 STEP_PROPS = ("bend", "stretch", "compress")
 
 
-def anim_duration(anim) -> float:
-    """§5.1 animationDuration: explicit if > 0, else the max key time."""
-    d = _n(anim.get("duration"))
-    if d > 0:
-        return d
-    m = 0.0
-    for tl in anim.get("timelines") or []:
-        for k in tl.get("keys") or []:
-            m = max(m, _n(k.get("time")))
-    for k in (anim.get("events") or []) + (anim.get("audio") or []):
-        m = max(m, _n(k.get("time")))
-    return m
-
-
-def local_time(anim, total, loop) -> float:
-    d = anim_duration(anim)
-    if d <= 0:
-        return 0.0
-    if loop:
-        return math.fmod(math.fmod(total, d) + d, d)
-    return clamp(total, 0.0, d)
-
-
 def sample_keys(keys, time, step=False):
-    """§5 locate: first / last key outside, else lerp by the linear curve."""
-    if time <= keys[0]["time"]:
-        return keys[0]["value"]
-    if time >= keys[-1]["time"]:
-        return keys[-1]["value"]
-    i = max(j for j in range(len(keys)) if keys[j]["time"] <= time)
-    a, b = keys[i], keys[i + 1]
-    curve = a.get("curve", "linear")
-    if step or curve == "stepped":
-        return a["value"]
-    if curve != "linear":
-        raise Unsupported("bezier curves are not implemented by the constraint oracle")
-    f = (time - a["time"]) / ((b["time"] - a["time"]) or 1)
-    return a["value"] + (b["value"] - a["value"]) * f
+    """§5: sampleStep for the switching properties, else locate + the key's curve."""
+    return sample_step(keys, time) if step else sample_number(keys, time)
 
 
 class Track:
@@ -807,15 +726,9 @@ def run_case(doc, case):
     if why:
         raise Unsupported("case %r uses %s" % (case.get("name"), why))
     inst = Instance(doc)
-    anims = doc.get("animations") or []
     tracks = []
     for t in case.get("tracks") or []:
-        ref = t["animation"]
-        anim = next((a for a in anims if a.get("name") == ref), None) or next(
-            (a for a in anims if a.get("id") == ref), None)
-        if anim is None:
-            raise Unsupported("no animation %r" % ref)
-        tracks = [Track(anim, bool(t.get("loop", False)))]
+        tracks = [Track(find_animation(doc, t["animation"]), bool(t.get("loop", False)))]
     skin = case.get("skin")
     if skin is not None:
         inst.set_skin(skin)
@@ -851,35 +764,13 @@ def run_case(doc, case):
 def run_case_file(path):
     with open(path, encoding="utf-8") as f:
         cases = json.load(f)
-    doc = oracle.load_path(os.path.join(os.path.dirname(os.path.abspath(path)), cases["document"]))
+    doc = base.load_path(os.path.join(os.path.dirname(os.path.abspath(path)), cases["document"]))
     return {"document": cases["document"], "cases": [run_case(doc, c) for c in cases.get("cases") or []]}
 
 
-def expected_path(case_path):
-    conf = os.path.dirname(os.path.dirname(os.path.abspath(case_path)))
-    return os.path.join(conf, "expected", os.path.basename(case_path))
-
-
 def main(argv=None):
-    import argparse
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("cases", nargs="+")
-    ap.add_argument("--check", action="store_true")
-    args = ap.parse_args(argv)
-    status = 0
-    for path in args.cases:
-        text = oracle.dumps_samples(run_case_file(path))
-        out = expected_path(path)
-        if args.check:
-            old = open(out, encoding="utf-8").read() if os.path.exists(out) else None
-            if old != text:
-                print("differs: %s" % out)
-                status = 1
-        else:
-            with open(out, "w", encoding="utf-8") as f:
-                f.write(text)
-            print("wrote %s" % out)
-    return status
+    from .common import expected_main
+    return expected_main(argv, lambda p: base.dumps_samples(run_case_file(p)), (), __doc__)
 
 
 if __name__ == "__main__":

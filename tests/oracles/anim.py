@@ -3,7 +3,7 @@
 
 Written from the specification text (shared/spec/openbone-runtime-spec.txt §4.3, §5,
 §5.1, §5.1a, §5.2, §6, §10, §12 and shared/conformance/FORMAT.md), not from csrc/.
-It reuses only the setup-pose helpers of tests/oracle.py (§4.1/§4.2 boneWorld, §4.5
+It reuses only the setup-pose helpers of tests/oracles/base.py (§4.1/§4.2 boneWorld, §4.5
 parseHex, FORMAT.md rounding).  Each rule is written the way the spec words it, in
 plain dictionaries keyed by ids, without the C code's indices, interning or buffers.
 
@@ -13,8 +13,8 @@ AnimationState (tracks, queue, update, apply), the §10 AudioDirector, FORMAT.md
 running for documents whose constraints do not move bones (the model keeps their live
 values but never solves them) and that draw nothing (draw is written as []).
 
-    python tests/anim_oracle.py            # rewrites conformance/expected/animation.json
-    python tests/anim_oracle.py --check    # exit 1 if it would change
+    python tests/oracles anim            # rewrites conformance/expected/animation.json
+    python tests/oracles anim --check    # exit 1 if it would change
 """
 from __future__ import annotations
 
@@ -24,152 +24,13 @@ import os
 import sys
 from typing import Any, Dict, List, Optional
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
+from .base import bone_world
+from .common import (IDENTITY, REPO, animation_duration, find_animation, js_or, lerp, local_time,  # noqa: F401
+                     num_out, parse_hex, sample_array, sample_color, sample_number, sample_step,
+                     skin_attachment, wrap_deg)
 
-from oracle import IDENTITY, _num_out, bone_world, parse_hex  # noqa: E402
-
-REPO = os.path.dirname(HERE)
 BONE_PROPS = ("x", "y", "rotation", "scaleX", "scaleY", "shearX", "shearY")
 BONE_DEFAULTS = {"x": 0.0, "y": 0.0, "rotation": 0.0, "scaleX": 1.0, "scaleY": 1.0, "shearX": 0.0, "shearY": 0.0}
-
-
-def js_or(v, alt):
-    """JavaScript ``v || alt`` for numbers (0, NaN and None are falsy)."""
-    if v is None or v == 0 or (isinstance(v, float) and math.isnan(v)):
-        return alt
-    return v
-
-
-def wrap_deg(d: float) -> float:
-    """§4.4 wrapDeg."""
-    d = math.fmod(d, 360)
-    if d > 180:
-        d -= 360
-    elif d <= -180:
-        d += 360
-    return d
-
-
-def lerp(a, b, t):
-    return a + (b - a) * t
-
-
-# ---------------------------------------------------------------------------
-# §4.3 curves
-# ---------------------------------------------------------------------------
-
-def bezier(x1, y1, x2, y2, t):
-    """§4.3: bisection only, 24 iterations, first probe s = t, no clamp."""
-    def bx(s):
-        return 3 * (1 - s) ** 2 * s * x1 + 3 * (1 - s) * s ** 2 * x2 + s ** 3
-
-    def by(s):
-        return 3 * (1 - s) ** 2 * s * y1 + 3 * (1 - s) * s ** 2 * y2 + s ** 3
-    lo, hi, s = 0.0, 1.0, t
-    for _ in range(24):
-        e = bx(s) - t
-        if abs(e) < 1e-6:
-            break
-        if e > 0:
-            hi = s
-        else:
-            lo = s
-        s = (lo + hi) / 2
-    return by(s)
-
-
-def eval_curve(curve, t):
-    if curve is None or curve == "linear":
-        return t
-    if curve == "stepped":
-        return 1.0 if t >= 1 else 0.0
-    return bezier(*curve, t)
-
-
-# ---------------------------------------------------------------------------
-# §5 sampling
-# ---------------------------------------------------------------------------
-
-def locate(keys, time):
-    """(a, b, t): b None ⇒ a's value as is."""
-    if time <= keys[0]["time"]:
-        return keys[0], None, 0.0
-    if time >= keys[-1]["time"]:
-        return keys[-1], None, 0.0
-    i = 0
-    for j, k in enumerate(keys):  # the last key with key.time <= time (keys sorted)
-        if k["time"] <= time:
-            i = j
-    a, b = keys[i], keys[i + 1]
-    if a.get("curve") == "stepped":
-        return a, None, 0.0
-    f = (time - a["time"]) / js_or(b["time"] - a["time"], 1)
-    return a, b, eval_curve(a.get("curve"), f)
-
-
-def sample_number(keys, time):
-    a, b, t = locate(keys, time)
-    if b is None:
-        return float(a["value"])
-    return lerp(float(a["value"]), float(b["value"]), t)
-
-
-def sample_step(keys, time):
-    """§5 sampleStep: the left key's value, whatever its curve."""
-    if time <= keys[0]["time"]:
-        return keys[0].get("value")
-    if time >= keys[-1]["time"]:
-        return keys[-1].get("value")
-    i = 0
-    for j, k in enumerate(keys):
-        if k["time"] <= time:
-            i = j
-    return keys[i].get("value")
-
-
-def sample_color(keys, time):
-    a, b, t = locate(keys, time)
-    ca = parse_hex(a["value"])
-    if b is None:
-        return ca
-    cb = parse_hex(b["value"])
-    return [lerp(ca[i], cb[i], t) for i in range(4)]
-
-
-def sample_array(keys, time):
-    a, b, t = locate(keys, time)
-    va = list(a["value"])
-    if b is None:
-        return [float(x) for x in va]
-    vb = list(b["value"])
-    n = max(len(va), len(vb))
-    return [lerp(va[i] if i < len(va) else 0.0, vb[i] if i < len(vb) else 0.0, t) for i in range(n)]
-
-
-def animation_duration(anim) -> float:
-    d = anim.get("duration") or 0
-    if d > 0:
-        return d
-    m = 0.0
-    for tl in anim.get("timelines") or []:
-        for k in tl.get("keys") or []:
-            m = max(m, k["time"])
-    for k in anim.get("events") or []:
-        m = max(m, k["time"])
-    for k in anim.get("audio") or []:
-        m = max(m, k["time"])
-    return m
-
-
-def local_time(anim, total, loop):
-    """§5.1 localTime."""
-    d = animation_duration(anim)
-    if d <= 0:
-        return 0.0
-    if loop:
-        return math.fmod(math.fmod(total, d) + d, d)
-    return min(max(total, 0.0), d)
 
 
 # §5.1a: what blends (the rest switches)
@@ -337,13 +198,7 @@ class Skeleton:
                 b["world"] = bone_world(b["parent"]["world"], b["local"], b["inherit"])
 
     def get_attachment(self, slot_id, name):
-        if name is None:
-            return None
-        for skin in ([self.skin] if self.skin else []) + self.skins[:1]:
-            att = ((skin.get("attachments") or {}).get(slot_id) or {}).get(name)
-            if att is not None:
-                return att
-        return None
+        return skin_attachment(self.skins, self.skin, slot_id, name)
 
     # ---- §5 applyAnimation --------------------------------------------------
     def target_exists(self, tl):
@@ -589,16 +444,6 @@ class AnimationState:
 # FORMAT.md runner
 # ---------------------------------------------------------------------------
 
-def find_animation(doc, ref):
-    for a in doc.get("animations") or []:
-        if a.get("name") == ref:
-            return a
-    for a in doc.get("animations") or []:
-        if a.get("id") == ref:
-            return a
-    raise KeyError(ref)
-
-
 class Player:
     def __init__(self, doc):
         self.doc = doc
@@ -617,31 +462,45 @@ class Player:
         return ev, cmds
 
     def sample(self, step, time, ev, cmds):
-        bones = []
-        for b in self.sk.bones:
-            a, bb, c, d, x, y = b["world"]
-            bones.append({"name": b["name"], "x": _num_out(x), "y": _num_out(y), "a": _num_out(a),
-                          "b": _num_out(bb), "c": _num_out(c), "d": _num_out(d)})
-        slots = []
-        for s in self.sk.draw_order:
-            dk = self.sk.dark[s["id"]]
-            slots.append({"name": s.get("name", s["id"]), "attachment": self.sk.attachment[s["id"]],
-                          "color": [_num_out(v) for v in self.sk.color[s["id"]]],
-                          "dark": None if dk is None else [_num_out(v) for v in dk]})
-        events = [{"name": e["name"], "time": _num_out(e["time"]), "int": _num_out(e["int"]),
-                   "float": _num_out(e["float"]), "string": e["string"]} for e in ev]
-        audio = []
-        for c in cmds:
-            c = dict(c)
-            if c["id"] not in self.ids:
-                self.ids[c["id"]] = "p%d" % (len(self.ids) + 1)
-            c["id"] = self.ids[c["id"]]
-            for k in ("volume", "rate", "fadeIn", "fade"):
-                if k in c:
-                    c[k] = _num_out(c[k])
-            audio.append(c)
-        return {"step": step, "time": _num_out(time), "bones": bones, "slots": slots, "draw": [],
-                "events": events, "audio": audio, "states": []}
+        return {"step": step, "time": num_out(time), **skeleton_sample(self.sk), "draw": [],
+                "events": events_sample(ev), "audio": audio_sample(cmds, self.ids), "states": []}
+
+
+def skeleton_sample(sk: Skeleton) -> Dict[str, Any]:
+    """FORMAT.md ``bones`` and ``slots`` of a posed Skeleton."""
+    bones = []
+    for b in sk.bones:
+        a, bb, c, d, x, y = b["world"]
+        bones.append({"name": b["name"], "x": num_out(x), "y": num_out(y), "a": num_out(a),
+                      "b": num_out(bb), "c": num_out(c), "d": num_out(d)})
+    slots = []
+    for s in sk.draw_order:
+        dk = sk.dark[s["id"]]
+        slots.append({"name": s.get("name", s["id"]), "attachment": sk.attachment[s["id"]],
+                      "color": [num_out(v) for v in sk.color[s["id"]]],
+                      "dark": None if dk is None else [num_out(v) for v in dk]})
+    return {"bones": bones, "slots": slots}
+
+
+def events_sample(ev) -> List[Dict[str, Any]]:
+    return [{"name": e["name"], "time": num_out(e["time"]), "int": num_out(e["int"]),
+             "float": num_out(e["float"]), "string": e["string"]} for e in ev]
+
+
+def audio_sample(cmds, ids: Dict[str, str]) -> List[Dict[str, Any]]:
+    """Audio commands with play ids renumbered p1, p2, ... in order of appearance."""
+    audio = []
+    for c in cmds:
+        c = dict(c)
+        if "id" in c:
+            if c["id"] not in ids:
+                ids[c["id"]] = "p%d" % (len(ids) + 1)
+            c["id"] = ids[c["id"]]
+        for k in ("volume", "rate", "fadeIn", "fade", "duration"):
+            if k in c:
+                c[k] = num_out(c[k])
+        audio.append(c)
+    return audio
 
 
 def run_case(doc, case):
@@ -689,15 +548,10 @@ def dumps(samples) -> str:
     return json.dumps(samples, indent=1) + "\n"
 
 
-def main(argv):
-    text = dumps(run_case_file(CASES))
-    if "--check" in argv:
-        with open(EXPECTED) as f:
-            return 0 if f.read() == text else 1
-    with open(EXPECTED, "w") as f:
-        f.write(text)
-    return 0
+def main(argv=None):
+    from .common import expected_main
+    return expected_main(argv, lambda p: dumps(run_case_file(p)), [CASES], __doc__)
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main())

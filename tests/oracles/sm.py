@@ -4,8 +4,8 @@
 Written from the specification text (shared/spec/openbone-runtime-spec.txt §9.1-§9.6,
 §10, shared/spec/CLARIFICATIONS.md "State machines", shared/conformance/FORMAT.md), not
 from csrc/.  Timelines, localTime, eventsBetween and the AudioDirector come from
-tests/anim_oracle.py (the animation engineer's independent model of §5, §10); the
-skeleton posing from tests/oracle.py.  Everything here works on the document dicts
+tests/oracles/anim.py (the animation engineer's independent model of §5, §10); the
+skeleton posing from tests/oracles/base.py.  Everything here works on the document dicts
 keyed by ids, the way the spec words the rules.
 
 Covered: inputs (setInput coercions, fire), §9.1 advance order (no scripts), §9.2
@@ -17,25 +17,20 @@ listener event, the actions setInput/toggleInput/fireTrigger/reportEvent/playSou
 stopSound/setMute), §9.6 bindings on bones and slots.  Not covered (raises): scripts,
 constraints that move bones, drawn attachments.
 
-    python tests/sm_oracle.py            # rewrites conformance/expected/state-machine.json
-    python tests/sm_oracle.py --check    # exit 1 if it would change
+    python tests/oracles sm            # rewrites conformance/expected/state-machine.json
+    python tests/oracles sm --check    # exit 1 if it would change
 """
 from __future__ import annotations
 
 import json
 import math
 import os
-import struct
 import sys
 from typing import Any, Dict, List, Optional
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
+from .anim import Audio, Skeleton, audio_sample, crossed, events_sample, skeleton_sample
+from .common import REPO, animation_duration, f32, local_time, num_out, pairs, parse_hex, point_in_polygon
 
-from anim_oracle import Audio, Skeleton, animation_duration, crossed, local_time  # noqa: E402
-from oracle import _num_out, parse_hex  # noqa: E402
-
-REPO = os.path.dirname(HERE)
 CASES = os.path.join(REPO, "conformance", "cases", "state-machine.json")
 EXPECTED = os.path.join(REPO, "conformance", "expected", "state-machine.json")
 
@@ -107,23 +102,6 @@ def strict_equal(v, w) -> bool:
     if isinstance(v, str) and isinstance(w, str):
         return v == w
     return v is w
-
-
-def f32(v: float) -> float:
-    return struct.unpack("f", struct.pack("f", v))[0]
-
-
-def point_in_polygon(v: List[float], x: float, y: float) -> bool:
-    """core/math.ts pointInPolygon, even-odd."""
-    n = len(v) // 2
-    inside = False
-    j = n - 1
-    for i in range(n):
-        xi, yi, xj, yj = v[2 * i], v[2 * i + 1], v[2 * j], v[2 * j + 1]
-        if ((yi > y) != (yj > y)) and x < (xj - xi) * (y - yi) / (yj - yi) + xi:
-            inside = not inside
-        j = i
-    return inside
 
 
 # ---- audio: the §10 director of anim_oracle plus stopSound and mix ----------------
@@ -459,7 +437,7 @@ class Machine:
         world = []
         for k in range(0, len(vs) - 1, 2):
             world += [f32(a * vs[k] + b * vs[k + 1] + wx), f32(c * vs[k] + d * vs[k + 1] + wy)]
-        return point_in_polygon(world, x, y)
+        return point_in_polygon(pairs(world), x, y)
 
     def run_actions(self, li):
         for a in li.get("actions") or []:
@@ -608,33 +586,8 @@ class Machine:
 # ---- FORMAT.md runner ------------------------------------------------------------
 
 def sample(m: Machine, ids, step, time, ev, cmds):
-    sk = m.sk
-    bones = []
-    for b in sk.bones:
-        a, bb, c, d, x, y = b["world"]
-        bones.append({"name": b["name"], "x": _num_out(x), "y": _num_out(y), "a": _num_out(a),
-                      "b": _num_out(bb), "c": _num_out(c), "d": _num_out(d)})
-    slots = []
-    for s in sk.draw_order:
-        dk = sk.dark[s["id"]]
-        slots.append({"name": s.get("name", s["id"]), "attachment": sk.attachment[s["id"]],
-                      "color": [_num_out(v) for v in sk.color[s["id"]]],
-                      "dark": None if dk is None else [_num_out(v) for v in dk]})
-    events = [{"name": e["name"], "time": _num_out(e["time"]), "int": _num_out(e["int"]),
-               "float": _num_out(e["float"]), "string": e["string"]} for e in ev]
-    audio = []
-    for c in cmds:
-        c = dict(c)
-        if "id" in c:
-            if c["id"] not in ids:
-                ids[c["id"]] = "p%d" % (len(ids) + 1)
-            c["id"] = ids[c["id"]]
-        for k in ("volume", "rate", "fadeIn", "fade", "duration"):
-            if k in c:
-                c[k] = _num_out(c[k])
-        audio.append(c)
-    return {"step": step, "time": _num_out(time), "bones": bones, "slots": slots, "draw": [],
-            "events": events, "audio": audio, "states": m.active_states()}
+    return {"step": step, "time": num_out(time), **skeleton_sample(m.sk), "draw": [],
+            "events": events_sample(ev), "audio": audio_sample(cmds, ids), "states": m.active_states()}
 
 
 def run_case(doc, case):
@@ -681,15 +634,10 @@ def dumps(samples) -> str:
     return json.dumps(samples, indent=1) + "\n"
 
 
-def main(argv):
-    text = dumps(run_case_file(CASES))
-    if "--check" in argv:
-        with open(EXPECTED) as f:
-            return 0 if f.read() == text else 1
-    with open(EXPECTED, "w") as f:
-        f.write(text)
-    return 0
+def main(argv=None):
+    from .common import expected_main
+    return expected_main(argv, lambda p: dumps(run_case_file(p)), [CASES], __doc__)
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main())
