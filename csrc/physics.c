@@ -127,6 +127,8 @@ void ob_physics_reset_spine(ob_instance *inst, int32_t c)
     s->reset = 1;
 }
 
+#define OB_SPINE_PHYSICS_STEPS 10000
+
 static inline double clamp_abs(double u, double q) { return u > q ? q : u < -q ? -q : u; }
 
 /* spine-core 4.2 PhysicsConstraint.update(Physics.update): one damped
@@ -148,16 +150,21 @@ void ob_apply_physics_spine(ob_instance *inst, int32_t c)
     ob_mat *bone = &inst->world[b];
     double l = doc->bones[b].length;
 
-    double delta = fmax(inst->clock - s->last_time, 0);
+    double delta = fmax(inst->clock - s->last_time, 0), step = 1 / cd->fps;
     s->remaining += delta;
     s->last_time = inst->clock;
+    /* not in spine-core, for bad input only: no steps unless 1/fps > 0, and at most
+    ** OB_SPINE_PHYSICS_STEPS of them per update (past that the oldest time is dropped;
+    ** 166 s at 60 fps), so that fps ≤ 0 or 1e300 cannot hang the frame */
+    if (!(step > 0)) step = INFINITY;
+    else if (s->remaining > step * OB_SPINE_PHYSICS_STEPS) s->remaining = step * OB_SPINE_PHYSICS_STEPS;
     double bx = bone->x, by = bone->y;
     if (s->reset) {
         s->reset = 0;
         s->ux = bx;
         s->uy = by;
     } else {
-        double a = s->remaining, i = v[OB_CV_INERTIA], t = 1 / cd->fps, f = doc->reference_scale, d = -1;
+        double a = s->remaining, i = v[OB_CV_INERTIA], t = step, f = doc->reference_scale, d = -1;
         double mass_inverse = 1 / v[OB_CV_MASS], damping = v[OB_CV_DAMPING], strength = v[OB_CV_STRENGTH];
         double qx = cd->plimit * delta, qy = qx;  /* × |skeleton scale| = 1 */
         if (x || y) {

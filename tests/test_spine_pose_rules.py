@@ -315,3 +315,21 @@ def test_influence_offsets_round_trip_binary():
         inst.advance(0.1)
         (item,) = [it for it in inst.draw_list() if it.type == "mesh"]
         assert np.asarray(item.vertices, dtype=float).reshape(-1) == pytest.approx(want, abs=1e-5)
+
+
+@pytest.mark.parametrize("fps", [0, -30, 1e300])
+def test_physics_bad_fps_does_not_hang(fps):
+    # spine-core would loop forever on fps ≤ 0 (a step of −1/30 never runs out) and for ever
+    # in effect on 1e300; here no steps unless 1/fps > 0, at most 10000 per update
+    d = make_doc({"bones": [{"id": "root", "name": "root"}, {"id": "b", "name": "b", "parent": "root"}],
+                  "physics": [{"id": "ph", "name": "ph", "bone": "b", "x": 1, "fps": 1}]},
+                 animations=[{"id": "a", "name": "a", "timelines": [{"target": "bone", "id": "b", "property": "x",
+                              "keys": [{"time": 0, "value": 0}, {"time": 1, "value": 10}]}]}])
+    d["poseModel"] = "spine"
+    d["skeleton"]["physics"][0]["fps"] = fps
+    doc = openbone.loads(json.dumps(d))
+    inst = openbone.Instance(doc)
+    inst.set_animation(0, "a", True, 0)
+    for _ in range(5):
+        inst.advance(1 / 30)
+    assert inst._physics_state(0)["remaining"] >= 0
