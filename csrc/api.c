@@ -152,3 +152,21 @@ ob_status ob_instance_world_vertices_entry(const ob_instance *inst, int i, int *
     if (vertices) *vertices = ds->wv + 2 * (size_t)ds->wv_first[i];
     return OB_OK;
 }
+
+/* ---- host edits of the current pose (layer.c's neighbours) ------------- */
+
+ob_status ob_instance_set_slot_attachment(ob_instance *inst, int slot, int attachment_name)
+{
+    if (slot < 0 || slot >= inst->doc->slot_count || attachment_name < -1 ||
+        attachment_name >= inst->doc->att_name_count)
+        return OB_ERR_ARGUMENT;
+    inst->slot_attachment[slot] = attachment_name;
+    return OB_OK;
+}
+
+ob_status ob_instance_set_slot_color(ob_instance *inst, int slot, const double rgba[4])
+{
+    if (slot < 0 || slot >= inst->doc->slot_count || !rgba) return OB_ERR_ARGUMENT;
+    memcpy(&inst->slot_color[4 * (size_t)slot], rgba, 4 * sizeof *rgba);
+    return OB_OK;
+}

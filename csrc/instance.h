@@ -105,6 +105,7 @@ struct ob_instance {
     struct ob_draw_state *draw;        /* drawlist.c: draw list buffers (§8) */
     struct ob_particle_state *particles; /* particles.c: emitters (§8.8) */
     struct ob_sm_state *sm;            /* state_machine.c (§9) */
+    struct ob_layer_state *layer;      /* layer.c: offsets, limits, reaches; NULL until first used */
 
     /* clocks (§3, §12: dt summed exactly as given) */
     double clock;
@@ -222,6 +223,10 @@ void ob_draw_state_free(ob_instance *inst);
 int ob_particles_create(ob_instance *inst);        /* particles.c */
 void ob_particles_free(ob_instance *inst);
 void ob_particles_advance(ob_instance *inst, double dt); /* §8.8 realtime clock */
+/* layer.c: applied in updateWorldTransform between resetApplied and the
+** constraints when inst->layer is set; freed with the instance */
+void ob_layer_apply(ob_instance *inst);
+void ob_layer_free(ob_instance *inst);
 int ob_sm_create(ob_instance *inst);               /* state_machine.c */
 void ob_sm_free(ob_instance *inst);
 /* §9.1: with a state machine running, its advance replaces the §3 pipeline;

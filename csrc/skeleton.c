@@ -272,6 +272,7 @@ void ob_instance_free(ob_instance *inst)
 {
     if (!inst) return;
     ob_sm_free(inst);
+    ob_layer_free(inst);
     ob_draw_state_free(inst);
     ob_particles_free(inst);
     ob_constraints_free(inst);
@@ -878,6 +879,9 @@ void ob_instance_update_world_transform(ob_instance *inst)
         inst->stale[i] = 1;  /* boneWorld, deferred like updateSubtree: a bone a constraint
                              ** moves is computed once, after it moved, not before as well */
     }
+    /* the instance layer (layer.c): host offsets, joint limits and reaches on
+    ** the applied pose, after the rig's own animation, before the constraints */
+    if (inst->layer) ob_layer_apply(inst);
     double dt = inst->physics_pending;
     inst->physics_pending = 0;
     for (int32_t k = 0; k < doc->constraint_count; k++) {

@@ -12,6 +12,7 @@ from .constraints import ConstraintAPI
 from .display import install_draw_item_display
 from .document import Document, OpenBoneError
 from .drawing import DrawAPI
+from .layer import LayerAPI
 from .particles import ParticleAPI
 from .state_machine import StateMachineAPI
 
@@ -28,7 +29,7 @@ class SlotState:
     draw_order: np.ndarray  # (n,) slot indices, back to front
 
 
-class Instance(AnimationAPI, ConstraintAPI, DrawAPI, ParticleAPI, StateMachineAPI, _core.Instance):
+class Instance(AnimationAPI, ConstraintAPI, DrawAPI, LayerAPI, ParticleAPI, StateMachineAPI, _core.Instance):
     """A skeleton instance: ``Instance(doc, skin=None)``.
 
     Constructed as §2 says (active flags for no skin, setup pose, one world

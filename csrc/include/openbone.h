@@ -168,6 +168,88 @@ int ob_instance_world_vertices(ob_instance *inst);
 ob_status ob_instance_world_vertices_entry(const ob_instance *inst, int i, int *slot, int *attachment,
                                            int *vertex_count, const float **vertices);
 
+/* ---- Host edits of the current pose ------------------------------------ */
+
+/// Sets a slot's attachment by attachment name id (the document's interned
+/// names; −1 = none) or its colour, on the current pose: like a key, it holds
+/// until the next setToSetupPose (so set it after the animations are applied).
+ob_status ob_instance_set_slot_attachment(ob_instance *inst, int slot, int attachment_name);
+ob_status ob_instance_set_slot_color(ob_instance *inst, int slot, const double rgba[4]);
+
+/* ---- The instance layer (layer.c) ------------------------------------- */
+/* Host-driven posing on top of the rig's own animation: every
+** updateWorldTransform (§3.2), after resetApplied and before the first
+** constraint, (1) each bone's offset is added to its applied pose, (2) joint
+** limits clamp, (3) each reach with weight > 0 solves its limb, (4) the
+** limits of the reach's bones clamp again; then the rig's constraints run as
+** usual.  The local pose is not changed (the layer is applied afresh every
+** frame), setToSetupPose does not reset it, and an instance that never set
+** anything pays one test per frame.  Setters allocate once, on first use;
+** nothing allocates per frame. */
+
+/// An additive offset of a bone's local pose: rotation (degrees), x, y (in
+/// the parent's space), shear add; scale_x, scale_y multiply.
+typedef struct ob_bone_offset {
+    double rotation, x, y, scale_x, scale_y, shear_x, shear_y;
+} ob_bone_offset;
+/// The identity offset {0, 0, 0, 1, 1, 0, 0}.
+ob_bone_offset ob_default_bone_offset(void);
+/// Sets a bone's offset (values must be finite); the identity removes it.
+ob_status ob_instance_set_bone_offset(ob_instance *inst, int bone, const ob_bone_offset *offset);
+/// The bone's offset (the identity when none is set).
+ob_status ob_instance_get_bone_offset(const ob_instance *inst, int bone, ob_bone_offset *out);
+
+/// What a joint limit's angles are measured from: the bone's setup rotation
+/// (an anatomical range, which clamps the rig's own animation too), or its
+/// rotation in the pose under the layer (the animation's: only what the layer
+/// adds is limited, the animation alone is never changed).
+typedef enum ob_limit_from { OB_LIMIT_FROM_SETUP = 0, OB_LIMIT_FROM_POSE = 1 } ob_limit_from;
+/// A joint limit: the bone's local rotation minus the reference rotation is
+/// held to [min, max] degrees (compared by direction: 370 is 10).  It clamps
+/// after the offsets, and again after a reach moved the bone.
+ob_status ob_instance_set_joint_limit(ob_instance *inst, int bone, double min, double max, ob_limit_from from);
+ob_status ob_instance_clear_joint_limit(ob_instance *inst, int bone);
+/// 1 and the limit when the bone has one, else 0.
+int ob_instance_get_joint_limit(const ob_instance *inst, int bone, double *min, double *max, ob_limit_from *from);
+
+/// A reach: a two-bone IK of the limb upper → lower → tip toward a target,
+/// blended with the FK pose by weight.  The target is (x, y) in bone
+/// `space`'s frame (−1: world coordinates) plus (ox, oy) along bone
+/// `offset_space`'s axes (−1: world axes).  Each of the two bones' local
+/// rotations moves from its FK value by weight × the change the full solve
+/// makes (wrapped to ±180): 1 is the solve, 0.5 half-way in angle.  The solve
+/// puts the tip on the target when it is in reach (else as near as the
+/// straightened or folded limb gets, on the line to it) and leaves the tip
+/// bone's own local pose alone.
+typedef struct ob_reach_def {
+    int upper, lower;   /* the limb's bones; lower descends from upper */
+    int tip;            /* a bone descending from lower whose origin is the tip; −1: the end of lower (its length) */
+    int space;          /* the target's frame: a bone, or −1 for world coordinates */
+    double x, y;
+    int offset_space;   /* the offset's axes: a bone, or −1 for world axes */
+    double ox, oy;
+    double weight;      /* held to 0..1; 0 leaves the limb alone */
+    int bend;           /* +1: the lower bone turns counter-clockwise from the upper one, −1 clockwise, as seen
+                        ** in the upper bone's parent frame; 0: the side the FK pose bends to (the other side
+                        ** when that breaks the lower bone's joint limit and the other keeps it) */
+} ob_reach_def;
+/// upper = lower = tip = space = offset_space = −1, zeros, weight 1, bend 0.
+ob_reach_def ob_default_reach_def(void);
+/// Sets the reach of def->upper (replacing its earlier one in place; reaches
+/// run in the order they were first set).
+ob_status ob_instance_set_reach(ob_instance *inst, const ob_reach_def *def);
+ob_status ob_instance_clear_reach(ob_instance *inst, int upper);
+int ob_instance_reach_count(const ob_instance *inst);
+ob_status ob_instance_get_reach(const ob_instance *inst, int i, ob_reach_def *out);
+/// Removes every offset, limit and reach.
+void ob_instance_clear_layer(ob_instance *inst);
+
+/// §3.2 skeleton placement: root = [scale_x 0; 0 scale_y | x, y] (identity
+/// by default; scale_x = −1 mirrors the skeleton).  The scales are also the
+/// placement factors of the §7 unit scale.
+void ob_instance_set_placement(ob_instance *inst, double x, double y, double scale_x, double scale_y);
+void ob_instance_get_placement(const ob_instance *inst, double *x, double *y, double *scale_x, double *scale_y);
+
 #ifdef __cplusplus
 }
 #endif

@@ -134,12 +134,75 @@ static void test_state_machine(const char *root)
     ob_document_free(doc);
 }
 
+/* the instance layer (layer.c): offsets, limits, reaches, placement, as a host uses them */
+static void test_layer(const char *root)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/examples/hero.obone", root);
+    ob_document *doc = load(path);
+    ob_error err;
+    ob_instance *inst = ob_instance_create(doc, &err);
+    int head = ob_document_find_bone(doc, "head"), up = ob_document_find_bone(doc, "upper_arm_r"),
+        lo = ob_document_find_bone(doc, "lower_arm_r"), torso = ob_document_find_bone(doc, "torso");
+    const double *w = ob_instance_world(inst);
+    double a0 = atan2(w[6 * head + 2], w[6 * head]) * 57.29577951308232;
+    ob_bone_offset o = ob_default_bone_offset();
+    o.rotation = 30;
+    CHECK(ob_instance_set_bone_offset(inst, head, &o) == OB_OK, "set offset");
+    ob_instance_update_world_transform(inst);
+    double a1 = atan2(w[6 * head + 2], w[6 * head]) * 57.29577951308232;
+    CHECK(fabs(a1 - a0 - 30) < 1e-9, "head turned %.12f", a1 - a0);
+    CHECK(ob_instance_set_joint_limit(inst, head, -5, 5, OB_LIMIT_FROM_SETUP) == OB_OK, "limit");
+    ob_instance_update_world_transform(inst);
+    a1 = atan2(w[6 * head + 2], w[6 * head]) * 57.29577951308232;
+    CHECK(fabs(a1 - a0 - 5) < 1e-9, "head clamped to 5: %.12f", a1 - a0);
+    double lmin, lmax;
+    ob_limit_from from;
+    CHECK(ob_instance_get_joint_limit(inst, head, &lmin, &lmax, &from) == 1 && lmin == -5 && lmax == 5 &&
+          from == OB_LIMIT_FROM_SETUP, "get limit");
+    CHECK(ob_instance_get_joint_limit(inst, torso, NULL, NULL, NULL) == 0, "no limit");
+    /* reach: the tip (lower_arm_r's end, 26 along it) onto a point 30 from the shoulder (arm 28 + 26) */
+    ob_reach_def r = ob_default_reach_def();
+    r.upper = up, r.lower = lo, r.x = w[6 * up + 4] + 18, r.y = w[6 * up + 5] - 24;
+    CHECK(ob_instance_set_reach(inst, &r) == OB_OK, "set reach");
+    ob_instance_update_world_transform(inst);
+    const double *L = &w[6 * lo];
+    double tx = L[0] * 26 + L[4], ty = L[2] * 26 + L[5];
+    CHECK(fabs(tx - r.x) < 1e-6 && fabs(ty - r.y) < 1e-6, "tip (%.9f, %.9f) at (%.9f, %.9f)", tx, ty, r.x, r.y);
+    CHECK(ob_instance_reach_count(inst) == 1, "one reach");
+    ob_reach_def got;
+    CHECK(ob_instance_get_reach(inst, 0, &got) == OB_OK && got.upper == up && got.weight == 1, "get reach");
+    r.lower = head;
+    CHECK(ob_instance_set_reach(inst, &r) == OB_ERR_ARGUMENT, "lower not below upper");
+    r.lower = lo, r.weight = NAN;
+    CHECK(ob_instance_set_reach(inst, &r) == OB_ERR_ARGUMENT, "NaN weight");
+    o.rotation = INFINITY;
+    CHECK(ob_instance_set_bone_offset(inst, head, &o) == OB_ERR_ARGUMENT, "infinite offset");
+    CHECK(ob_instance_set_bone_offset(inst, 9999, &o) == OB_ERR_ARGUMENT, "bad bone");
+    CHECK(ob_instance_set_joint_limit(inst, head, 3, 2, OB_LIMIT_FROM_POSE) == OB_ERR_ARGUMENT, "min > max");
+    /* cleared: the same bits as an instance that never had a layer */
+    ob_instance_clear_layer(inst);
+    ob_instance *plain = ob_instance_create(doc, &err);
+    ob_instance_update_world_transform(inst);
+    CHECK(memcmp(w, ob_instance_world(plain), sizeof(double) * 6 * (size_t)ob_document_bone_count(doc)) == 0,
+          "an empty layer changes nothing");
+    ob_instance_set_placement(inst, 10, 0, -1, 1);
+    ob_instance_update_world_transform(inst);
+    const double *p = ob_instance_world(plain);
+    CHECK(fabs(w[6 * head + 4] - (10 - p[6 * head + 4])) < 1e-9 && fabs(w[6 * head + 5] - p[6 * head + 5]) < 1e-9,
+          "placement mirrors x");
+    ob_instance_free(plain);
+    ob_instance_free(inst);
+    ob_document_free(doc);
+}
+
 int main(int argc, char **argv)
 {
     const char *root = argc > 1 ? argv[1] : "../..";
     test_errors();
     test_animation_and_draw(root);
     test_state_machine(root);
+    test_layer(root);
     printf("test_public_api: %d passed, %d failed\n", checks - failures, failures);
     return failures != 0;
 }
