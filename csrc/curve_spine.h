@@ -24,12 +24,9 @@ int ob_curve_mode_parse(const char *s);
 ** extension, any document).  Absent or "openbone": the OpenBone rules. */
 enum { OB_POSE_MODEL_OPENBONE = 0, OB_POSE_MODEL_SPINE = 1 };
 
-/* spine-core 4.2's MathUtils: PI is the float 3.1415927, and its degRad,
-** radDeg and PI2 follow from it; the Spine pose model's own code uses them. */
-#define OB_SPINE_PI 3.1415927
-#define OB_SPINE_PI2 (OB_SPINE_PI * 2)
-#define OB_SPINE_DEG (OB_SPINE_PI / 180)
-#define OB_SPINE_RAD (180 / OB_SPINE_PI)
+/* spine-core 4.2's MathUtils.PI is the float 3.1415927 (spine-c's 3.14159274f):
+** the Spine pose model uses π (obmath.h) instead, ≤ 1.5e-8 relative apart
+** (conformance/NOTES.md). */
 
 /// The Spine runtime's curve: the span is sampled once into 9 points by
 /// forward differencing (spine-core CurveTimeline.setBezier, 10 straight

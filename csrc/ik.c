@@ -153,7 +153,7 @@ static void ik1_spine(ob_instance *inst, int32_t b, double target_x, double targ
             double s = fabs(pa * pd - pb * pc) / fmax(0.0001, pa * pa + pc * pc);
             pb = -pc * s;
             pd = pa * s;
-            rotation_ik += atan2(pc, pa) * OB_SPINE_RAD;
+            rotation_ik += atan2(pc, pa) * OB_RAD;
         }
         double x = target_x - P.x, y = target_y - P.y, d = pa * pd - pb * pc;
         if (fabs(d) <= 0.0001) {
@@ -164,7 +164,7 @@ static void ik1_spine(ob_instance *inst, int32_t b, double target_x, double targ
             ty = (y * pa - x * pc) / d - ap.y;
         }
     }
-    rotation_ik += atan2(ty, tx) * OB_SPINE_RAD;
+    rotation_ik += atan2(ty, tx) * OB_RAD;
     if (ap.scale_x < 0) rotation_ik += 180;
     rotation_ik = wrap180(rotation_ik);
     double sx = ap.scale_x, sy = ap.scale_y;
@@ -264,7 +264,7 @@ static void ik2_spine(ob_instance *inst, int32_t parent, int32_t child, double t
         double cs = (dd - l1 * l1 - l2 * l2) / (2 * l1 * l2);
         if (cs < -1) {
             cs = -1;
-            a2 = OB_SPINE_PI * bend_dir;
+            a2 = OB_PI * bend_dir;
         } else if (cs > 1) {
             cs = 1;
             a2 = 0;
@@ -303,7 +303,7 @@ static void ik2_spine(ob_instance *inst, int32_t parent, int32_t child, double t
             }
         }
         if (!solved) {  /* out of reach: the nearest or farthest point of the ellipse */
-            double min_angle = OB_SPINE_PI, min_x = l1 - a, min_dist = min_x * min_x, min_y = 0;
+            double min_angle = OB_PI, min_x = l1 - a, min_dist = min_x * min_x, min_y = 0;
             double max_angle = 0, max_x = l1 + a, max_dist = max_x * max_x, max_y = 0;
             c = -a * l1 / (aa - bb);
             if (c >= -1 && c <= 1) {
@@ -335,10 +335,10 @@ static void ik2_spine(ob_instance *inst, int32_t parent, int32_t child, double t
     }
     double os = atan2(cy, cx) * s2;
     double rotation = pp.rotation;
-    a1 = wrap180((a1 - os) * OB_SPINE_RAD + os1 - rotation);
+    a1 = wrap180((a1 - os) * OB_RAD + os1 - rotation);
     ob_bone_world_with_spine(inst, parent, (ob_pose){px, py, rotation + a1 * alpha, sx, sy, 0, 0});
     rotation = cp.rotation;
-    a2 = wrap180(((a2 + os) * OB_SPINE_RAD - cp.shear_x) * s2 + os2 - rotation);
+    a2 = wrap180(((a2 + os) * OB_RAD - cp.shear_x) * s2 + os2 - rotation);
     ob_bone_world_with_spine(inst, child, (ob_pose){cx, cy, rotation + a2 * alpha, cp.scale_x, cp.scale_y,
                                                     cp.shear_x, cp.shear_y});
 }

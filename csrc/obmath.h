@@ -51,18 +51,13 @@ typedef struct ob_trig { double rx, ry, cx, sx, cy, sy; } ob_trig;
 
 static inline int ob_same_bits(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }
 
-static inline ob_mat ob_local_matrix_cached_deg(const ob_pose *p, ob_trig *t, double deg)
+static inline ob_mat ob_local_matrix_cached(const ob_pose *p, ob_trig *t)
 {
-    double rx = (p->rotation + p->shear_x) * deg;
-    double ry = (p->rotation + 90 + p->shear_y) * deg;
+    double rx = (p->rotation + p->shear_x) * OB_DEG;
+    double ry = (p->rotation + 90 + p->shear_y) * OB_DEG;
     if (!ob_same_bits(rx, t->rx)) { t->rx = rx; t->cx = cos(rx); t->sx = sin(rx); }
     if (!ob_same_bits(ry, t->ry)) { t->ry = ry; t->cy = cos(ry); t->sy = sin(ry); }
     return (ob_mat){t->cx * p->scale_x, t->cy * p->scale_y, t->sx * p->scale_x, t->sy * p->scale_y, p->x, p->y};
-}
-
-static inline ob_mat ob_local_matrix_cached(const ob_pose *p, ob_trig *t)
-{
-    return ob_local_matrix_cached_deg(p, t, OB_DEG);
 }
 
 /* §4.4 wrapDeg: JS % keeps the dividend's sign, like fmod; range (−180, 180] */

@@ -550,7 +550,7 @@ void ob_apply_path_spine(ob_instance *inst, int32_t c)
     } else {
         tip = 0;
         const ob_mat *p = &inst->world[doc->slots[slot].bone];
-        offset_rotation *= p->a * p->d - p->b * p->c > 0 ? OB_SPINE_DEG : -OB_SPINE_DEG;
+        offset_rotation *= p->a * p->d - p->b * p->c > 0 ? OB_DEG : -OB_DEG;
     }
     for (int32_t i = 0, p = 3; i < n; i++, p += 3) {
         int32_t b = st->path_bones[i];
@@ -582,8 +582,8 @@ void ob_apply_path_spine(ob_instance *inst, int32_t c)
             } else {
                 r += offset_rotation;
             }
-            if (r > OB_SPINE_PI) r -= OB_SPINE_PI2;
-            else if (r < -OB_SPINE_PI) r += OB_SPINE_PI2;
+            if (r > OB_PI) r -= 2 * OB_PI;
+            else if (r < -OB_PI) r += 2 * OB_PI;
             r *= mix_rotate;
             double cs = cos(r), sn = sin(r);
             w->a = cs * a - sn * cc;

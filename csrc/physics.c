@@ -202,7 +202,7 @@ void ob_apply_physics_spine(ob_instance *inst, int32_t c)
             if (rotate_or_shear_x) {
                 mr = (cd->protate + cd->pshear_x) * mix;
                 double r = atan2(dy + s->ty, dx + s->tx) - ca - s->rotate_offset * mr;
-                s->rotate_offset += (r - ceil(r * (1 / OB_SPINE_PI2) - 0.5) * OB_SPINE_PI2) * i;
+                s->rotate_offset += (r - ceil(r * (1 / (2 * OB_PI)) - 0.5) * (2 * OB_PI)) * i;
                 r = s->rotate_offset * mr + ca;
                 cs = cos(r);
                 sn = sin(r);

@@ -602,6 +602,11 @@ void ob_bone_update_world(ob_instance *inst, int32_t i)
 {
     int32_t p = inst->doc->bones[i].parent;
     ob_bone_edit(inst, i);  /* deferred syncs that read this world (its own, its children's) first */
+    if (inst->doc->pose_model == OB_POSE_MODEL_SPINE) {  /* the instance layer's reads (below) */
+        inst->stale[i] = 0;
+        ob_bone_world_spine(inst, i);
+        return;
+    }
     const ob_pose *ap = &inst->applied[i];
     ob_mat L = ob_local_matrix_cached(ap, &inst->trig[i]);
     inst->stale[i] = 0;
@@ -698,7 +703,7 @@ void ob_bone_world_spine(ob_instance *inst, int32_t i)
     const ob_pose *ap = &inst->applied[i];
     int inherit = inst->inherit[i];
     if (p < 0 || inherit == OB_INHERIT_NORMAL || inherit == OB_INHERIT_ONLY_TRANSLATION) {
-        ob_mat L = ob_local_matrix_cached_deg(ap, &inst->trig[i], OB_SPINE_DEG);
+        ob_mat L = ob_local_matrix_cached(ap, &inst->trig[i]);
         if (p < 0) inst->world[i] = ob_mat_mul(inst->root, L);
         else if (inherit == OB_INHERIT_NORMAL) inst->world[i] = ob_mat_mul(inst->world[p], L);
         else {
@@ -722,14 +727,14 @@ void ob_bone_world_spine(ob_instance *inst, int32_t i)
             s = fabs(pa * pd - pb * pc) / s;
             pb = pc * s;
             pd = pa * s;
-            prx = atan2(pc, pa) * OB_SPINE_RAD;
+            prx = atan2(pc, pa) * OB_RAD;
         } else {
             pa = 0;
             pc = 0;
-            prx = 90 - atan2(pd, pb) * OB_SPINE_RAD;
+            prx = 90 - atan2(pd, pb) * OB_RAD;
         }
-        double rx = (ap->rotation + ap->shear_x - prx) * OB_SPINE_DEG;
-        double ry = (ap->rotation + ap->shear_y - prx + 90) * OB_SPINE_DEG;
+        double rx = (ap->rotation + ap->shear_x - prx) * OB_DEG;
+        double ry = (ap->rotation + ap->shear_y - prx + 90) * OB_DEG;
         double la = cos(rx) * ap->scale_x, lb = cos(ry) * ap->scale_y;
         double lc = sin(rx) * ap->scale_x, ld = sin(ry) * ap->scale_y;
         w.a = pa * la - pb * lc;
@@ -743,7 +748,7 @@ void ob_bone_world_spine(ob_instance *inst, int32_t i)
         /* spine-core 4.2: the local rotation mapped through the parent,
         ** normalised, and a perpendicular (flipped under reflection for
         ** noScale), then the local shear and scale */
-        double r = ap->rotation * OB_SPINE_DEG, cs = cos(r), sn = sin(r);
+        double r = ap->rotation * OB_DEG, cs = cos(r), sn = sin(r);
         double za = pa * cs + pb * sn, zc = pc * cs + pd * sn;
         double s = sqrt(za * za + zc * zc);
         if (s > 0.00001) s = 1 / s;
@@ -751,9 +756,9 @@ void ob_bone_world_spine(ob_instance *inst, int32_t i)
         zc *= s;
         s = sqrt(za * za + zc * zc);
         if (inherit == OB_INHERIT_NO_SCALE && pa * pd - pb * pc < 0) s = -s;
-        r = OB_PI / 2 + atan2(zc, za);  /* Math.PI here, in spine-core */
+        r = OB_PI / 2 + atan2(zc, za);
         double zb = cos(r) * s, zd = sin(r) * s;
-        double shx = ap->shear_x * OB_SPINE_DEG, shy = (90 + ap->shear_y) * OB_SPINE_DEG;
+        double shx = ap->shear_x * OB_DEG, shy = (90 + ap->shear_y) * OB_DEG;
         double la = cos(shx) * ap->scale_x, lb = cos(shy) * ap->scale_y;
         double lc = sin(shx) * ap->scale_x, ld = sin(shy) * ap->scale_y;
         w.a = za * la + zb * lc;
@@ -781,11 +786,11 @@ void ob_bone_applied_spine(ob_instance *inst, int32_t i)
         ob_mat R = inst->root;
         ap->x = W.x - R.x;
         ap->y = W.y - R.y;
-        ap->rotation = atan2(W.c, W.a) * OB_SPINE_RAD;
+        ap->rotation = atan2(W.c, W.a) * OB_RAD;
         ap->scale_x = sqrt(W.a * W.a + W.c * W.c);
         ap->scale_y = sqrt(W.b * W.b + W.d * W.d);
         ap->shear_x = 0;
-        ap->shear_y = atan2(W.a * W.b + W.c * W.d, W.a * W.d - W.b * W.c) * OB_SPINE_RAD;
+        ap->shear_y = atan2(W.a * W.b + W.c * W.d, W.a * W.d - W.b * W.c) * OB_RAD;
         return;
     }
     const ob_mat P = inst->world[p];
@@ -808,7 +813,7 @@ void ob_bone_applied_spine(ob_instance *inst, int32_t i)
             ia = pd * pid;
             ib = pb * pid;
         } else if (inherit == OB_INHERIT_NO_SCALE || inherit == OB_INHERIT_NO_SCALE_OR_REFLECTION) {
-            double r0 = inst->local[i].rotation * OB_SPINE_DEG, cs = cos(r0), sn = sin(r0);
+            double r0 = inst->local[i].rotation * OB_DEG, cs = cos(r0), sn = sin(r0);
             pa = pa * cs + pb * sn;
             pc = pc * cs + pd * sn;
             double s = sqrt(pa * pa + pc * pc);
@@ -817,7 +822,7 @@ void ob_bone_applied_spine(ob_instance *inst, int32_t i)
             pc *= s;
             s = sqrt(pa * pa + pc * pc);
             if (inherit == OB_INHERIT_NO_SCALE && pid < 0) s = -s;
-            double r = OB_SPINE_PI / 2 + atan2(pc, pa);
+            double r = OB_PI / 2 + atan2(pc, pa);
             pb = cos(r) * s;
             pd = sin(r) * s;
             pid = 1 / (pa * pd - pb * pc);
@@ -836,13 +841,13 @@ void ob_bone_applied_spine(ob_instance *inst, int32_t i)
     if (ap->scale_x > 0.0001) {
         double det = ra * rd - rb * rc;
         ap->scale_y = det / ap->scale_x;
-        ap->shear_y = -atan2(ra * rb + rc * rd, det) * OB_SPINE_RAD;
-        ap->rotation = atan2(rc, ra) * OB_SPINE_RAD;
+        ap->shear_y = -atan2(ra * rb + rc * rd, det) * OB_RAD;
+        ap->rotation = atan2(rc, ra) * OB_RAD;
     } else {
         ap->scale_x = 0;
         ap->scale_y = sqrt(rb * rb + rd * rd);
         ap->shear_y = 0;
-        ap->rotation = 90 - atan2(rd, rb) * OB_SPINE_RAD;
+        ap->rotation = 90 - atan2(rd, rb) * OB_RAD;
     }
 }
 
@@ -853,6 +858,16 @@ static void spine_update_world_transform(ob_instance *inst)
     const ob_document *doc = inst->doc;
     memcpy(inst->applied, inst->local, (size_t)doc->bone_count * sizeof *inst->applied);
     inst->physics_pending = 0;  /* spine physics reads the clock (skeleton.time) */
+    if (inst->layer) {
+        /* the instance layer (layer.c) on the applied pose before the constraints, as in
+        ** the OpenBone pipeline; the worlds it reads come through the deferred updates
+        ** (ob_bone_update_world: this model's formulas); the cache then recomputes all */
+        for (int32_t i = 0; i < doc->bone_count; i++) inst->stale[i] = inst->bone_active[i];
+        ob_layer_apply(inst);
+        ob_bones_flush(inst);
+        memset(inst->sync_pending, 0, (size_t)doc->bone_count);
+        memset(inst->sync_pending_children, 0, (size_t)doc->bone_count * sizeof *inst->sync_pending_children);
+    }
     for (int32_t k = 0; k < inst->spine_cache_count; k++) {
         int32_t e = inst->spine_cache[k];
         if (e >= 0) ob_bone_world_spine(inst, e);

@@ -133,7 +133,7 @@ void ob_apply_transform(ob_instance *inst, int32_t c)
 
 static inline double wrap_pi(double r)
 {
-    return r > OB_SPINE_PI ? r - OB_SPINE_PI2 : r < -OB_SPINE_PI ? r + OB_SPINE_PI2 : r;
+    return r > OB_PI ? r - 2 * OB_PI : r < -OB_PI ? r + 2 * OB_PI : r;
 }
 
 typedef struct spine_mix { double rotate, x, y, scale_x, scale_y, shear_y; } spine_mix;
@@ -145,7 +145,7 @@ static void spine_world(ob_instance *inst, const ob_constraint_data *cd, spine_m
 {
     const ob_mat t = inst->world[cd->target];
     double ta = t.a, tb = t.b, tc = t.c, td = t.d;
-    double deg_rad_reflect = ta * td - tb * tc > 0 ? OB_SPINE_DEG : -OB_SPINE_DEG;
+    double deg_rad_reflect = ta * td - tb * tc > 0 ? OB_DEG : -OB_DEG;
     double offset_rotation = cd->offset_rotation * deg_rad_reflect;
     double offset_shear_y = cd->offset_shear * deg_rad_reflect;
     int translate = m.x != 0 || m.y != 0;
@@ -203,7 +203,7 @@ static void spine_world(ob_instance *inst, const ob_constraint_data *cd, spine_m
             double b = w->b, d = w->d, by = atan2(d, b), r;
             if (cd->relative) {
                 r = wrap_pi(atan2(td, tb) - atan2(tc, ta));
-                r = by + (r - OB_SPINE_PI / 2 + offset_shear_y) * m.shear_y;
+                r = by + (r - OB_PI / 2 + offset_shear_y) * m.shear_y;
             } else {
                 r = wrap_pi(atan2(td, tb) - atan2(tc, ta) - (by - atan2(w->c, w->a)));
                 r = by + (r + offset_shear_y) * m.shear_y;

@@ -85,10 +85,7 @@ def tip_distance(inst):
     (14, 14.0, 14.0),                            # sd = −1: no easing in either model
 ])
 def test_two_bone_softness(target_x, spine_d, openbone_d):
-    # spine-core's degRad is MathUtils.PI / 180 with PI = 3.1415927 (a float): a bone's Y axis,
-    # at rotation + 90 of those degrees, is 2.3e-8 rad off perpendicular, and the child's X axis
-    # (cos r2 · X + sin r2 · Y of its parent) with it: the tip moves by 10·sin(r2)·2.3e-8 < 2e-7
-    assert tip_distance(arm(target_x, 5, "spine")) == pytest.approx(spine_d, abs=3e-7)
+    assert tip_distance(arm(target_x, 5, "spine")) == pytest.approx(spine_d, abs=1e-9)
     assert tip_distance(arm(target_x, 5, "openbone")) == pytest.approx(openbone_d, abs=1e-9)
 
 
