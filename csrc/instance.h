@@ -113,6 +113,10 @@ struct ob_instance {
     double particle_pending;
     int has_animation_time;      /* §5: sk.animationTime (null when 0) */
     double animation_time;
+
+    /* snapshot.c: strings a restored snapshot brought (audio tags, reported
+    ** events), allocated at restore time */
+    ob_arena restored;
 };
 
 /* The field of a local pose that a bone property names (timelines, sliders,

@@ -23,23 +23,8 @@
 
 #include "constraints.h"
 #include "include/openbone.h"
+#include "layer.h"
 
-typedef struct ob_layer_reach {
-    ob_reach_def def;
-} ob_layer_reach;
-
-typedef struct ob_layer_state {
-    ob_bone_offset *offset;      /* per bone (identity when unset) */
-    uint8_t *has_offset;         /* per bone */
-    int32_t *offset_bones;       /* the bones with an offset (any order) */
-    int32_t offset_count;
-    double *limit_min, *limit_max;  /* per bone, degrees from the reference rotation */
-    uint8_t *has_limit;          /* per bone: 0 none, 1 + ob_limit_from */
-    int32_t *limit_bones;
-    int32_t limit_count;
-    ob_layer_reach *reaches;     /* at most one per upper bone: bone_count entries */
-    int32_t reach_count;
-} ob_layer_state;
 
 static const ob_bone_offset IDENTITY = {0, 0, 0, 1, 1, 0, 0};
 
@@ -62,7 +47,7 @@ void ob_layer_free(ob_instance *inst)
 }
 
 /* The layer state, created on first use (set-up time, never per frame). */
-static ob_layer_state *layer_get(ob_instance *inst)
+ob_layer_state *ob_layer_get(ob_instance *inst)
 {
     if (inst->layer) return inst->layer;
     size_t n = (size_t)inst->doc->bone_count + 1;
@@ -122,7 +107,7 @@ ob_status ob_instance_set_bone_offset(ob_instance *inst, int bone, const ob_bone
         }
         return OB_OK;
     }
-    ob_layer_state *L = layer_get(inst);
+    ob_layer_state *L = ob_layer_get(inst);
     if (!L) return OB_ERR_MEMORY;
     if (!L->has_offset[bone]) {
         L->has_offset[bone] = 1;
@@ -144,7 +129,7 @@ ob_status ob_instance_set_joint_limit(ob_instance *inst, int bone, double min, d
     if (!bone_ok(inst, bone) || !isfinite(min) || !isfinite(max) || min > max ||
         (from != OB_LIMIT_FROM_SETUP && from != OB_LIMIT_FROM_POSE))
         return OB_ERR_ARGUMENT;
-    ob_layer_state *L = layer_get(inst);
+    ob_layer_state *L = ob_layer_get(inst);
     if (!L) return OB_ERR_MEMORY;
     if (!L->has_limit[bone]) L->limit_bones[L->limit_count++] = bone;
     L->has_limit[bone] = (uint8_t)(1 + from);
@@ -193,7 +178,7 @@ ob_status ob_instance_set_reach(ob_instance *inst, const ob_reach_def *def)
     if (!isfinite(def->x) || !isfinite(def->y) || !isfinite(def->ox) || !isfinite(def->oy) || isnan(def->weight) ||
         def->bend < -1 || def->bend > 1)
         return OB_ERR_ARGUMENT;
-    ob_layer_state *L = layer_get(inst);
+    ob_layer_state *L = ob_layer_get(inst);
     if (!L) return OB_ERR_MEMORY;
     ob_reach_def d = *def;
     d.weight = d.weight < 0 ? 0 : d.weight > 1 ? 1 : d.weight;  /* held to 0..1 */

@@ -278,6 +278,7 @@ void ob_instance_free(ob_instance *inst)
     ob_constraints_free(inst);
     ob_anim_state_free(inst);
     free(inst->deform_pool);
+    ob_arena_free(&inst->restored);
     free(inst->deforms); free(inst->seqframes);
     free(inst->slot_deform_start); free(inst->slot_seqframe_start);
     free(inst->particle_values);

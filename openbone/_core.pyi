@@ -37,6 +37,7 @@ class Instance:
     def _clear_reach(self, *args: Any, **kwargs: Any) -> Any: ...  # _clear_reach(upper).
     def _constraint_live(self, *args: Any, **kwargs: Any) -> Any: ...  # _constraint_live(index) -> ndarray of the live values
     def _constraint_values(self, *args: Any, **kwargs: Any) -> Any: ...  # _constraint_values(index): dict of the constraint's live values (§3.1, §5.1).
+    def _copy_core(self, *args: Any, **kwargs: Any) -> Any: ...  # A new instance of the same type in the same C state (ob_instance_copy); Python attributes not copied.
     def _deform_live(self, *args: Any, **kwargs: Any) -> Any: ...  # _deform_live(slot, name_id) -> ndarray | None
     def _draw_build(self, *args: Any, **kwargs: Any) -> Any: ...  # _draw_build() -> int: §8.4 build the draw list in place (no copies).
     def _draw_items(self, *args: Any, **kwargs: Any) -> Any: ...  # _draw_items() -> list of tuples: the §8.4 items (see openbone.drawing.DrawItem).
@@ -53,6 +54,7 @@ class Instance:
     def _particle_state(self, *args: Any, **kwargs: Any) -> Any: ...  # _particle_state(slot_index): copies of the emitter's particle buffer (dict) or None.
     def _physics_state(self, *args: Any, **kwargs: Any) -> Any: ...  # _physics_state(index): the §7.4 state of a physics constraint, None before its first update.
     def _reaches(self, *args: Any, **kwargs: Any) -> Any: ...  # [(upper, lower, tip, space, x, y, offset_space, ox, oy, weight, bend)].
+    def _restore(self, *args: Any, **kwargs: Any) -> Any: ...  # Restores bytes from _snapshot (ob_instance_restore).
     def _seqframe_live(self, *args: Any, **kwargs: Any) -> Any: ...  # _seqframe_live(slot, name_id) -> float | None
     def _set_animation(self, *args: Any, **kwargs: Any) -> Any: ...  # _set_animation(track, anim_index, loop, mix)
     def _set_bone_offset(self, *args: Any, **kwargs: Any) -> Any: ...  # _set_bone_offset(bone, (rot, x, y, sx, sy, shx, shy)).
@@ -94,6 +96,7 @@ class Instance:
     def _sm_set_slot(self, *args: Any, **kwargs: Any) -> Any: ...  # §11 ob.slot(i, color, has_att, att).
     def _sm_start(self, *args: Any, **kwargs: Any) -> Any: ...  # _sm_start(index): start state machine `index` (§9).
     def _sm_take_log(self, *args: Any, **kwargs: Any) -> Any: ...  # The log records since the last call.
+    def _snapshot(self, *args: Any, **kwargs: Any) -> Any: ...  # The whole C state as bytes (ob_instance_snapshot).
     def _trace_physics(self, *args: Any, **kwargs: Any) -> Any: ...  # _trace_physics(dt, steps, index): advance steps times, recording physics particles and bone world.
     def _track(self, *args: Any, **kwargs: Any) -> Any: ...  # _track(track) -> None | (entry, from | None, [queued])
     def _world_vertices(self, *args: Any, **kwargs: Any) -> Any: ...  # _world_vertices() -> (vertices, slots, attachments, first, count): world vertices of every region and mesh.

@@ -29,7 +29,7 @@ import math
 import os
 import sys
 import warnings
-from typing import Any, Dict, List, Optional, Sequence, Union
+from typing import Any, Dict, List, Optional, Union
 
 import numpy as np
 
@@ -235,57 +235,3 @@ def bake(doc: Union[Document, str, os.PathLike], animation: Optional[str] = None
             out["item_color"] = np.concatenate(colors_i) if colors_i else np.zeros((0, 4), np.float32)
             out["frame_items"] = frame_items
     return out
-
-
-def bake_to_file(rig: str, output: str, **kwargs) -> Dict[str, Any]:
-    """Bake one rig and write ``output`` (.npz, compressed).  Returns a summary dict
-    (picklable, for the process pool of ``openbone bake --jobs``)."""
-    arrays = bake(rig, **kwargs)
-    parent = os.path.dirname(os.path.abspath(output))
-    os.makedirs(parent, exist_ok=True)
-    np.savez_compressed(output, **arrays)
-    return {"rig": rig, "output": output, "frames": int(arrays["times"].shape[0]),
-            "bones": int(arrays["world"].shape[1]), "animation": str(arrays["animation"]),
-            "draw": "draw_vertices" in arrays}
-
-
-def _bake_safe(rig: str, output: str, **kwargs) -> Dict[str, Any]:
-    """bake_to_file, with a failure returned as ``{"rig", "output", "error"}`` (one line)."""
-    try:
-        return bake_to_file(rig, output, **kwargs)
-    except (OSError, ValueError) as e:  # OpenBoneError is a ValueError
-        return {"rig": rig, "output": output, "error": str(e)}
-
-
-def output_path(rig: str, output: str, many: bool, animation: Optional[str] = None) -> str:
-    """Where a rig's bake goes: ``output`` itself for one rig; for several, ``output`` is
-    a directory (``DIR/<rig stem>.npz``) unless it holds ``{stem}`` / ``{animation}``."""
-    stem = os.path.splitext(os.path.basename(rig))[0]
-    if "{" in output:
-        return output.format(stem=stem, animation=animation or "")
-    if many:
-        return os.path.join(output, stem + ".npz")
-    return output
-
-
-def bake_many(rigs: Sequence[str], output: str, jobs: int = 1, progress: Optional[bool] = None,
-              **kwargs) -> List[Dict[str, Any]]:
-    """Bake several rigs (``jobs > 1``: in a process pool).  One summary dict per rig, in
-    order; a rig that failed has ``"error"`` instead of raising."""
-    many = len(rigs) > 1
-    targets = [(r, output_path(r, output, many, kwargs.get("animation"))) for r in rigs]
-    if jobs <= 1 or len(rigs) == 1:
-        return [_bake_safe(r, o, progress=progress, **kwargs) for r, o in targets]
-    from concurrent.futures import ProcessPoolExecutor
-    results: List[Optional[Dict[str, Any]]] = [None] * len(targets)
-    bar = _progress(len(targets), progress if progress is not None else sys.stderr.isatty(), "bake")
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futs = {pool.submit(_bake_safe, r, o, progress=False, **kwargs): i for i, (r, o) in enumerate(targets)}
-        from concurrent.futures import as_completed
-        for f in as_completed(futs):
-            results[futs[f]] = f.result()
-            if bar is not None:
-                bar.update(1)
-    if bar is not None:
-        bar.close()
-    return results  # type: ignore[return-value]

@@ -31,8 +31,11 @@ def cmd_conformance_run(args) -> int:
         return _fail(f"{args.cases}: {e}")
     text = json.dumps(out, indent=1 if args.pretty else None, separators=None if args.pretty else (",", ":"))
     if args.output:
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(text + "\n")
+        from .atomic import write_text
+        try:
+            write_text(args.output, text + "\n")
+        except OSError as e:
+            return _fail(f"{args.output}: {e.strerror or e}")
     else:
         sys.stdout.write(text + "\n")
     for c in out["cases"]:
@@ -184,13 +187,19 @@ def analyse(doc) -> Dict[str, List[str]]:
             warns.append(f"image \"{im['name']}\" ({im['id']}) is not used by any attachment")
     for s in unreachable_states(d):
         warns.append(f"state {s} is unreachable (no transition or onComplete leads to it)")
+    from .render.scene import texture_files
+    for kind, ident, src, exists in texture_files(doc):
+        if not exists:
+            warns.append(f"{kind} \"{ident}\": file {src} does not exist next to the rig")
     return {"broken": broken, "warnings": warns}
 
 
 def _load(path: str):
-    """(doc, None) or (None, (exit code, message))."""
+    """(doc, None) or (None, (exit code, message)).  Rigs are loaded by
+    openbone.pipeline.load_rig (.obone/.obonb by content, Spine skeleton JSON imported)."""
+    from .pipeline import load_rig
     try:
-        return load(path), None
+        return load_rig(path), None
     except OSError as e:
         return None, (2, f"{path}: {e.strerror or e}")
     except OpenBoneError as e:
@@ -287,33 +296,31 @@ def cmd_validate(args) -> int:
 
 # ---- convert ---------------------------------------------------------------
 
+CONVERT_EXTENSIONS = {".obonb": "binary", ".obone": "json", ".json": "json"}
+
+
 def cmd_convert(args) -> int:
+    from .atomic import atomic_write
     doc, err = _load(args.input)
-    if err and args.input.endswith(".json"):  # issue 9: a skeleton JSON 4.2 (Spine) input is imported
-        from .spine import import_skeleton_json, is_skeleton_json
-        try:
-            with open(args.input, encoding="utf-8") as f:
-                src = json.load(f)
-            if is_skeleton_json(src):
-                doc, err = import_skeleton_json(src, name=os.path.splitext(os.path.basename(args.input))[0]), None
-        except (OSError, ValueError):
-            pass
     if err:
         return _fail(err[1])
-    binary = args.output.endswith(".obonb") if args.format is None else args.format == "binary"
+    if args.format is None and args.output != "-":
+        ext = os.path.splitext(args.output)[1].lower()
+        if ext not in CONVERT_EXTENSIONS:
+            return _fail(f"{args.output}: unknown output format {ext or '(no extension)'!r} "
+                         f"(.obone or .json for JSON, .obonb for binary; --format overrides)")
+    binary = CONVERT_EXTENSIONS.get(os.path.splitext(args.output)[1].lower()) == "binary" \
+        if args.format is None else args.format == "binary"
     data = dumps(doc, binary=binary, indent=None if args.compact else 2)
-    try:
-        if args.output == "-":
-            if binary:
-                sys.stdout.buffer.write(data)
-            else:
-                sys.stdout.write(data + "\n")
-        elif binary:
-            with open(args.output, "wb") as f:
-                f.write(data)
+    if args.output == "-":
+        if binary:
+            sys.stdout.buffer.write(data)
         else:
-            with open(args.output, "w", encoding="utf-8") as f:
-                f.write(data + "\n")
+            sys.stdout.write(data + "\n")
+        return 0
+    try:
+        with atomic_write(args.output, "wb") as f:  # a temporary file renamed over the output once complete
+            f.write(data if binary else (data + "\n").encode("utf-8"))
     except OSError as e:
         return _fail(f"{args.output}: {e.strerror or e}")
     return 0
@@ -333,32 +340,81 @@ def _positive(kind):
     return parse
 
 
-def cmd_bake(args) -> int:
-    from . import bake as B
-    for rig in args.rigs:
-        if not os.path.isfile(rig):
-            return _fail(f"{rig}: no such file")
-    if len(args.rigs) > 1 and "{" not in args.output and args.output.endswith(".npz"):
-        return _fail("several rigs need -o DIR (or a pattern with {stem})")
-    kw = dict(animation=args.animation, fps=args.fps, skin=args.skin, seconds=args.seconds, frames=args.frames,
-              draw=not args.no_draw, slots=not args.no_slots)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        results = B.bake_many(args.rigs, args.output, jobs=args.jobs, progress=True if args.progress else None, **kw)
-    for msg in sorted({str(w.message) for w in caught}):
-        print(f"openbone: warning: {msg}", file=sys.stderr)
+def _selection(names: Optional[List[str]], everything: bool):
+    from .pipeline import ALL
+    return ALL if everything else (names or None)
+
+
+def _client(args):
+    """A Dask client for --dask (None without it); the caller closes it."""
+    if args.dask is None:
+        return None
+    from . import pipeline
+    return pipeline.connect(args.dask, workers=args.workers)
+
+
+def _report(args, records, what) -> int:
+    """Print the manifest (--json) or one line per task; write --manifest; the exit code."""
+    from . import pipeline
+    from .atomic import write_text
     code = 0
-    for r in results:
-        if "error" in r:  # unreadable rig, bad document or unknown animation: unusable input
-            print(f"openbone: error: {r['rig']}: {r['error']}", file=sys.stderr)
+    for r in records:
+        if r["error"]:
+            print(f"openbone: error: {r['input']}: {r['error']}", file=sys.stderr)
             code = 2
-        elif not args.quiet:
-            print(f"{r['rig']}: {r['frames']} frames of {r['animation'] or 'the setup pose'} "
-                  f"({r['bones']} bones{', draw list' if r['draw'] else ''}) -> {r['output']}")
+    if args.json:
+        sys.stdout.write(pipeline.manifest_json(records) + "\n")
+    elif not args.quiet:
+        for r in records:
+            if not r["error"]:
+                print(what(r))
+    if args.manifest:
+        try:
+            write_text(args.manifest, pipeline.manifest_json(records) + "\n")
+        except OSError as e:
+            return _fail(f"{args.manifest}: {e.strerror or e}")
     return code
 
 
-# ---- render ----------------------------------------------------------------
+def _run_pipeline(args, fn, **kw) -> int:
+    from . import pipeline
+    try:
+        client = _client(args)
+    except (ImportError, OSError, ValueError) as e:
+        return _fail(f"--dask: {e}")
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            records = fn(client=client, **kw)
+        for msg in sorted({str(w.message) for w in caught}):
+            print(f"openbone: warning: {msg}", file=sys.stderr)
+    except pipeline.PlanError as e:
+        return _fail(str(e))
+    finally:
+        if client is not None:
+            pipeline.close(client)
+    return records
+
+
+def cmd_bake(args) -> int:
+    from . import pipeline
+    for rig in args.rigs:
+        if not os.path.isfile(rig):
+            return _fail(f"{rig}: no such file")
+    fmt = args.format or ("zarr" if args.output.rstrip("/").endswith(".zarr") else "npz")
+    records = _run_pipeline(args, pipeline.bake, rigs=args.rigs, output=args.output,
+                            animations=_selection(args.animation, args.all_animations),
+                            skins=_selection(args.skin, args.all_skins), fps=args.fps, seconds=args.seconds,
+                            frames=args.frames, format=fmt, draw=not args.no_draw, slots=not args.no_slots,
+                            overwrite=args.overwrite, jobs=args.jobs,
+                            progress=True if args.progress else None)
+    if isinstance(records, int):
+        return records
+    return _report(args, records, lambda r: (
+        f"{r['input']}: {r['frames']} frames of {r['animation'] or 'the setup pose'}"
+        f"{' (skin ' + r['skin'] + ')' if r['skin'] else ''} ({r['bones']} bones"
+        f"{', draw list' if r['draw'] else ''}) -> {r['output']}"))
+
 
 def _size(text):
     m = re.fullmatch(r"(\d+)x(\d+)", text.strip())
@@ -368,53 +424,69 @@ def _size(text):
 
 
 def cmd_render(args) -> int:
+    from . import pipeline
     try:
-        from . import render as R
-        R._require_pillow()
+        from .render import require_skia
+        require_skia()
     except ImportError as e:
         return _fail(str(e))
-    doc, err = _load(args.rig)
-    if err:  # a rig that cannot be read or parsed is unusable input: exit 2
-        return _fail(err[1])
-    if args.animation is not None and doc.animation_index(args.animation) < 0:
-        return _fail(f"{args.rig}: no animation named {args.animation!r} "
-                     f"(the rig has: {', '.join(a.name for a in doc.animations) or 'none'})")
-    from .bake import frame_count
-    fps = args.fps or doc.fps or 30.0
-    count = None
-    if args.animation is not None:
-        count = frame_count(doc.animations[doc.animation_index(args.animation)].length, fps)
-    try:
-        frames = R.parse_frames(args.frames, count)
-    except ValueError as e:
-        return _fail(f"--frames: {e}")
-    kw = dict(bones=not args.no_bones, attachments=not args.no_attachments, boxes=not args.no_boxes,
-              background=None if args.transparent else (args.background or "doc"))
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        images = R.render_frames(doc, frames, animation=args.animation, fps=fps, skin=args.skin,
-                                 scale=args.scale, fit=args.fit, **kw)
-    for msg in sorted({str(w.message) for w in caught}):
-        print(f"openbone: warning: {msg}", file=sys.stderr)
-    if args.size:
-        from PIL import Image
-        images = [im.resize(args.size, Image.LANCZOS) for im in images]
-    try:
-        R.save_images(images, args.output, fps=fps / max(1, _frame_step(frames)), columns=args.columns)
-    except (OSError, ValueError) as e:
-        return _fail(f"{args.output}: {e}")
-    if not args.quiet:
-        w, h = images[0].size
-        what = "an animation of" if args.output.lower().endswith(".gif") else (
-            "a sheet of" if len(images) > 1 else "")
-        print(f"{args.output}: {what + ' ' if what else ''}{len(images)} frame{'s' if len(images) != 1 else ''} "
-              f"of {w}x{h}")
-    return 0
+    for rig in args.rigs:
+        if not os.path.isfile(rig):
+            return _fail(f"{rig}: no such file")
+    opts = dict(bones=not args.no_bones, attachments=not args.no_attachments, boxes=not args.no_boxes,
+                background=None if args.transparent else (args.background or "doc"), scale=args.scale,
+                fit=args.fit if args.sheet is None else True, size=args.size, columns=args.columns)
+    if args.sheet is not None:
+        opts.update(bones=args.bones_on_sheet, boxes=False, background=None)
+    records = _run_pipeline(args, pipeline.render, rigs=args.rigs, output=args.sheet or args.output,
+                            animations=_selection(args.animation, args.all_animations),
+                            skins=_selection(args.skin, args.all_skins), frames=args.frames, fps=args.fps,
+                            sheet=args.sheet is not None, overwrite=args.overwrite, jobs=args.jobs,
+                            progress=True if args.progress else None, **opts)
+    if isinstance(records, int):
+        return records
+
+    def line(r):
+        if r["kind"] == "sheet":
+            return (f"{r['output']}: a sprite sheet of {r['frames']} frames ({', '.join(r['animations'])}), "
+                    f"{r['size'][0]}x{r['size'][1]}; frame table {r['table']}")
+        ext = os.path.splitext(r["output"])[1].lower()
+        if ext == ".svg":
+            return f"{r['output']}: an SVG of 1 frame"
+        what = "an animation of" if ext in (".gif", ".mp4") else ("a sheet of" if r["frames"] > 1 else "")
+        w, h = r["size"]
+        return (f"{r['output']}: {what + ' ' if what else ''}{r['frames']} frame{'s' if r['frames'] != 1 else ''} "
+                f"of {w}x{h}")
+    return _report(args, records, line)
 
 
-def _frame_step(frames: List[int]) -> int:
-    steps = {b - a for a, b in zip(frames, frames[1:])}
-    return steps.pop() if len(steps) == 1 else 1
+def _pipeline_options(p, what: str) -> None:
+    """The options bake and render share: selection, outputs, scale-out, manifest."""
+    p.add_argument("-a", "--animation", action="append", metavar="NAME",
+                   help="animation name or id; repeat for several" + (" (default: the rig's first)"
+                                                                      if what == "bake" else
+                                                                      " (default: the setup pose)"))
+    p.add_argument("--all-animations", action="store_true", help="every animation of each rig")
+    p.add_argument("--skin", action="append", metavar="NAME", help="skin name or id; repeat for several "
+                                                                  "(default: no skin)")
+    p.add_argument("--all-skins", action="store_true", help="every skin of each rig")
+    p.add_argument("--overwrite", action="store_true", help="replace existing outputs (default: refuse, exit 2)")
+    p.add_argument("--json", action="store_true",
+                   help="print the manifest: one record per task (input, skin, animation, frames, output, "
+                        "sha256, time, error)")
+    p.add_argument("--manifest", metavar="FILE", help="also write the manifest to FILE (JSON)")
+    p.add_argument("-j", "--jobs", type=_positive(int), default=1, help="run tasks in N local processes")
+    p.add_argument("--dask", nargs="?", const="local", metavar="ADDRESS",
+                   help="run tasks on Dask: alone, a distributed.LocalCluster on this machine; or the "
+                        "scheduler address of an existing cluster (tcp://scheduler:8786)")
+    p.add_argument("--workers", type=_positive(int), help="LocalCluster workers for --dask (default: CPU count)")
+    p.add_argument("--progress", action="store_true", help="show a progress bar of tasks (tqdm)")
+    p.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
+
+
+OUTPUT_HELP = ("the output, or a directory, or a pattern with {rig} (file stem), {relpath} (path below the "
+               "inputs' common directory, no extension), {skin}, {animation}; in a directory the name is "
+               "{rig}[-{skin}][-{animation}] (skin when --skin/--all-skins, animation when several)")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -464,67 +536,74 @@ def build_parser() -> argparse.ArgumentParser:
     cv = sub.add_parser("convert", help="convert between .obone (JSON) and .obonb (binary)",
                         description="Convert a rig between .obone JSON (indented, or --compact) and .obonb "
                                     "binary, losslessly under the binary rules (float32 values widen to 7 "
-                                    "significant digits; everything else is kept as written).",
+                                    "significant digits; everything else is kept as written).  The output is "
+                                    "written to a temporary file and renamed, so a failure leaves an existing "
+                                    "file intact.",
                         epilog="example: openbone convert examples/hero.obone /tmp/hero.obonb")
-    cv.add_argument("input", help=".obone or .obonb (the format is read from the content)")
-    cv.add_argument("output", help="the extension picks the format: .obonb binary, else JSON; - for stdout")
+    cv.add_argument("input", help=".obone or .obonb (the format is read from the content), or Spine .json")
+    cv.add_argument("output", help=".obonb binary, .obone / .json JSON (other extensions: exit 2 unless --format); "
+                                   "- for stdout")
     cv.add_argument("--compact", action="store_true", help="compact JSON instead of indented")
     cv.add_argument("--format", choices=["json", "binary"], help="override the format the extension picks")
     cv.set_defaults(func=cmd_convert)
 
-    b = sub.add_parser("bake", help="bake an animation into NumPy arrays (.npz)",
-                       description="Play ANIMATION (looping, track 0) and record every frame at --fps into a "
-                                   ".npz: times (summed as the runtime sums them), world matrices "
-                                   "(frames, bones, 6) [a b c d x y], slot colours, draw order and, when the "
-                                   "build has a draw list, the draw-list vertices/uvs/indices per frame. "
-                                   "Frame 0 is the pose at time 0; --seconds T gives ceil(T*fps) frames "
-                                   "(default: the animation's duration, so a loop ends one frame before it "
-                                   "wraps). See openbone/bake.py for every array.",
-                       epilog="Exit code 2 when a rig cannot be read or parsed or has no such animation. "
-                              "example: openbone bake examples/hero.obone --animation walk --fps 30 -o walk.npz")
+    b = sub.add_parser("bake", help="bake animations into NumPy (.npz) or Zarr arrays",
+                       description="Play each ANIMATION (looping, track 0) of each rig and skin and record every "
+                                   "frame at --fps: times (summed as the runtime sums them), world matrices "
+                                   "(frames, bones, 6) [a b c d x y], slot colours, draw order and the draw-list "
+                                   "vertices/uvs/indices per frame. Frame 0 is the pose at time 0; --seconds T "
+                                   "gives ceil(T*fps) frames (default: the animation's duration, so a loop ends "
+                                   "one frame before it wraps). One task per (rig, skin, animation), run here, "
+                                   "in --jobs processes or on Dask (--dask); outputs are planned first "
+                                   "(collisions and existing files are exit 2 before anything is written) and "
+                                   "written atomically. See openbone/bake.py for every array.",
+                       epilog="Exit code 2 when a rig cannot be read, names no such animation/skin, or a task "
+                              "failed (the others still run). examples: openbone bake examples/hero.obone "
+                              "--animation walk -o walk.npz;  openbone bake c1/hero.obone c2/hero.obone "
+                              "--all-animations -o 'out/{relpath}-{animation}.npz' --dask --json")
     b.add_argument("rigs", nargs="+", metavar="RIG", help="one or more .obone / .obonb files")
-    b.add_argument("-a", "--animation", help="animation name or id (default: the rig's first)")
     b.add_argument("--fps", type=_positive(float), help="frames per second (default: the rig's fps)")
-    b.add_argument("--skin", help="skin name or id (default: none)")
     b.add_argument("--seconds", type=_positive(float), help="length to bake (default: the animation's)")
     b.add_argument("--frames", type=_positive(int), help="number of frames (overrides --seconds)")
-    b.add_argument("-o", "--output", required=True,
-                   help="the .npz to write; with several rigs a directory (DIR/<stem>.npz) or a pattern "
-                        "with {stem} and {animation}")
-    b.add_argument("-j", "--jobs", type=_positive(int), default=1, help="bake rigs in N processes")
+    b.add_argument("-o", "--output", required=True, help=OUTPUT_HELP + "; .npz or .zarr")
+    b.add_argument("--format", choices=["npz", "zarr"],
+                   help="npz (default) or zarr (chunked arrays a Dask array reads lazily); default from -o")
     b.add_argument("--no-draw", action="store_true", help="leave out the draw-list arrays")
     b.add_argument("--no-slots", action="store_true", help="leave out slot colours and draw order")
-    b.add_argument("--progress", action="store_true", help="show a progress bar (tqdm; automatic on long bakes)")
-    b.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
+    _pipeline_options(b, "bake")
     b.set_defaults(func=cmd_bake)
 
-    rn = sub.add_parser("render", help="draw poses to a PNG (one frame or a sheet) or an animated GIF",
-                        description="Draw the pose at the given frames: draw-list polygons filled with their "
-                                    "colours (textured when the images load: data: URLs or files next to the "
-                                    "rig), clipping masks and bounding boxes outlined, bones on top. "
-                                    "Frames count like `openbone bake`: frame k is k steps of 1/fps after "
-                                    "time 0. A .gif plays the frames; other formats get one image, a grid "
-                                    "when there are several frames.",
+    rn = sub.add_parser("render", help="draw poses: PNG/WebP (a frame or a grid), GIF, MP4, SVG, sprite sheets",
+                        description="Draw the pose at the given frames with skia: draw-list items textured when "
+                                    "the images load (data: URLs or files next to the rig), else filled with "
+                                    "their colours, blend modes, clipping, two-colour tint; clipping masks and "
+                                    "bounding boxes outlined, bones on top. Frames count like `openbone bake`: "
+                                    "frame k is k steps of 1/fps after time 0. .gif and .mp4 play the frames; "
+                                    ".png/.webp/.jpg get one image (a grid for several frames); .svg is an "
+                                    "untextured vector view of one frame. --sheet packs every frame of the "
+                                    "selected animations into one texture with a JSON frame table (frame rects, "
+                                    "pivots, durations) next to it.",
                         epilog="examples: openbone render examples/hero.obone --animation walk --frames 0 "
-                               "-o pose.png;  openbone render examples/hero.obone --animation walk "
-                               "--frames all -o walk.gif")
-    rn.add_argument("rig")
-    rn.add_argument("-a", "--animation", help="animation name or id (default: the setup pose)")
-    rn.add_argument("--frames", default="0",
-                    help="frame numbers: 0 | 0,10,20 | 0:30 | 0:30:5 | all (default 0)")
+                               "-o pose.png;  openbone render examples/hero.obone --all-animations "
+                               "--sheet hero.png")
+    rn.add_argument("rigs", nargs="+", metavar="RIG")
+    rn.add_argument("--frames", help="frame numbers: 0 | 0,10,20 | 0:30 | 0:30:5 | all (default 0; all for --sheet)")
     rn.add_argument("--fps", type=_positive(float), help="frames per second (default: the rig's fps)")
-    rn.add_argument("--skin", help="skin name or id")
-    rn.add_argument("-o", "--output", required=True, help="out.png, out.gif, ...")
+    out = rn.add_mutually_exclusive_group(required=True)
+    out.add_argument("-o", "--output", help=OUTPUT_HELP + "; .png .webp .jpg .gif .mp4 .svg")
+    out.add_argument("--sheet", metavar="SHEET", help="write a sprite sheet (.png/.webp; a pattern like -o) and "
+                                                     "its frame table (.json beside it) instead of -o")
+    rn.add_argument("--bones-on-sheet", action="store_true", help="draw the bones on sheet frames too")
     rn.add_argument("--scale", type=_positive(float), default=1.0, help="pixels per artboard pixel (default 1)")
     rn.add_argument("--size", type=_size, help="resize every frame to WIDTHxHEIGHT")
     rn.add_argument("--fit", action="store_true", help="frame the pose instead of the artboard")
-    rn.add_argument("--columns", type=_positive(int), help="frames per row of a sheet")
+    rn.add_argument("--columns", type=_positive(int), help="frames per row of a grid")
     rn.add_argument("--background", help="hex colour (default: the rig's background)")
     rn.add_argument("--transparent", action="store_true", help="no background")
     rn.add_argument("--no-bones", action="store_true", help="do not draw the bones")
     rn.add_argument("--no-attachments", action="store_true", help="do not draw the draw list")
     rn.add_argument("--no-boxes", action="store_true", help="do not outline clipping masks and bounding boxes")
-    rn.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
+    _pipeline_options(rn, "render")
     rn.set_defaults(func=cmd_render)
     return p
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import IO, Any, Dict, List, Optional, Tuple, Union
 
 from . import _core
 
@@ -196,19 +196,29 @@ class Document:
         return dumps(self, binary=binary, indent=indent)
 
     def save(self, path: Union[str, os.PathLike], binary: Optional[bool] = None, indent: Optional[int] = None) -> None:
-        """Write the document; ``binary`` defaults to the file name (``.obonb`` ⇒ binary)."""
+        """Write the document (atomically: a temporary file renamed over ``path``);
+        ``binary`` defaults to the file name (``.obonb`` ⇒ binary)."""
         path = os.fspath(path)
         if binary is None:
             binary = path.endswith(".obonb")
         data = dumps(self, binary=binary, indent=indent)
-        mode = "wb" if binary else "w"
-        with open(path, mode, **({} if binary else {"encoding": "utf-8"})) as f:
-            f.write(data)
+        from .atomic import write_bytes
+        write_bytes(path, data if binary else data.encode("utf-8"))  # temp file + rename
 
     def __repr__(self) -> str:
         return (f"<openbone.Document {self.name!r}: {len(self.bones)} bones, {len(self.slots)} slots, "
                 f"{len(self.skins)} skins, {len(self.animations)} animations, "
                 f"{len(self.constraints)} constraints, {len(self.state_machines)} state machines>")
+
+    def __reduce__(self):
+        """Pickling: the document travels as its ``.obonb`` bytes (and its source path)."""
+        return (_unpickle_document, (dumps(self, binary=True), self.source))
+
+    def __copy__(self) -> "Document":
+        return self  # immutable
+
+    def __deepcopy__(self, memo) -> "Document":
+        return self
 
     def _repr_html_(self) -> str:  # notebooks: a summary table and the setup pose (openbone/display.py)
         from .display import document_repr_html
@@ -222,9 +232,23 @@ def loads(data: Union[bytes, bytearray, memoryview, str], source: Optional[str] 
     return Document(_core.load_bytes(bytes(data)), source)
 
 
-def load(path: Union[str, os.PathLike]) -> Document:
-    """Load a ``.obone`` or ``.obonb`` file (the format is read from the content, not the name)."""
-    path = os.fspath(path)
+def _unpickle_document(data: bytes, source: Optional[str]) -> Document:
+    return loads(data, source=source)
+
+
+def load(source: Union[str, os.PathLike, bytes, bytearray, memoryview, IO]) -> Document:
+    """Load a document: a path to a ``.obone`` / ``.obonb`` file, the bytes of one, or a
+    file object opened for reading (binary, or text for JSON).  The format is read from
+    the content (the ``OBNB`` magic), not the name."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return loads(source)
+    if hasattr(source, "read"):
+        data = source.read()
+        name = getattr(source, "name", None)
+        if not isinstance(data, (bytes, bytearray, str)):
+            raise TypeError(f"load(file): read() returned {type(data).__name__}, expected bytes or str")
+        return loads(data, source=name if isinstance(name, str) else None)
+    path = os.fspath(source)
     with open(path, "rb") as f:
         data = f.read()
     return loads(data, source=path)

@@ -1,6 +1,7 @@
 """Instances: a skeleton posed from a document (§3)."""
 from __future__ import annotations
 
+import copy as _copy
 from dataclasses import dataclass
 from typing import List, Optional
 
@@ -75,6 +76,38 @@ class Instance(AnimationAPI, ConstraintAPI, DrawAPI, LayerAPI, ParticleAPI, Stat
         return SlotState(self.document.slot_names, self.slot_colors, self.slot_darks,
                          self.slot_has_dark, self.slot_attachments, self.draw_order)
 
+    def copy(self) -> "Instance":
+        """An independent instance in the same state (``ob_instance_copy``): the same
+        pose, clocks, tracks, physics, particles, state machine and logs; advancing the
+        copy and the original the same way gives the same bits.  The document is shared
+        (it is immutable).  An instance whose state machine runs scripts cannot be
+        copied (the live QuickJS host holds JS state): OpenBoneError."""
+        if getattr(self, "script_host", None) is not None:
+            raise OpenBoneError(_SCRIPTS_CANNOT_TRAVEL.format(what="copied"))
+        new = self._copy_core()
+        new.__dict__.update({k: _copy.copy(v) for k, v in self.__dict__.items()})
+        return new
+
+    __copy__ = copy
+
+    def bone_table(self, bones=None, highlight: Optional[str] = None):
+        """The bones as a table (an ``HtmlTable``: HTML in notebooks, text with ``print``,
+        ``to_dicts()`` in code): name, parent, active, local pose, world position,
+        rotation and scale, constraints (:func:`openbone.debug.bone_table`)."""
+        from .debug import bone_table
+        return bone_table(self, bones, highlight)
+
+    def __deepcopy__(self, memo) -> "Instance":
+        return self.copy()
+
+    def __reduce__(self):
+        """Pickling: the document (as its ``.obonb`` bytes) and the whole C state
+        (``ob_instance_snapshot``), restored by ``ob_instance_restore``."""
+        if getattr(self, "script_host", None) is not None:
+            raise OpenBoneError(_SCRIPTS_CANNOT_TRAVEL.format(what="pickled"))
+        state = {k: v for k, v in self.__dict__.items() if k not in ("document", "script_host")}
+        return (_unpickle_instance, (type(self), self.document, self._snapshot(), state))
+
     def __repr__(self) -> str:
         return (f"<openbone.Instance of {self.document.name!r}: skin={self.skin_name!r}, "
                 f"time={self.time:g}>")
@@ -82,6 +115,20 @@ class Instance(AnimationAPI, ConstraintAPI, DrawAPI, LayerAPI, ParticleAPI, Stat
     def _repr_png_(self):  # notebooks: a picture of the current pose (openbone/display.py)
         from .display import instance_repr_png
         return instance_repr_png(self)
+
+
+_SCRIPTS_CANNOT_TRAVEL = ("this instance cannot be {what}: its state machine runs scripts, and the live "
+                          "QuickJS script host (the scripts' JS state) cannot travel")
+
+
+def _unpickle_instance(cls, document: Document, snapshot: bytes, state: dict) -> "Instance":
+    inst = cls.__new__(cls)
+    _core.Instance.__init__(inst, document._core)
+    inst.document = document
+    inst._init_state_machine(None)
+    inst.__dict__.update(state)
+    inst._restore(snapshot)
+    return inst
 
 
 install_draw_item_display()  # draw items get a _repr_png_ too (openbone/display.py)

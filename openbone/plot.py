@@ -1,14 +1,20 @@
 """Matplotlib plots for notebooks and debugging (``pip install 'openbone[plot]'``).
 
 * :func:`plot_pose` — the current pose of an instance (draw-list polygons in slot
-  colours, clipping/bounding-box outlines, bones) in skeleton space (y up);
+  colours, or the skia-rendered textured picture, clipping/bounding-box outlines,
+  bones: all or a subset, labelled, one highlighted) in skeleton space (y up);
+* :func:`plot_compare` — two poses overlaid (two instances, or an instance and a golden
+  frame of world matrices) and the per-bone deviation;
 * :func:`plot_curve` — a §4.3 key curve over 0..1 (``openbone.eval_curve``, in
   C, vectorised; :func:`eval_curve_py` is a plain-Python transcription of §4.3 kept as a reference);
 * :func:`plot_timeline` — the keys of one timeline and its sampled value over time (§5);
 * :func:`plot_physics` — the arrays of a physics trace (``inst.trace_physics``) over time;
 * :func:`animate` — a :class:`matplotlib.animation.FuncAnimation` of an instance playing.
 
-Every function takes ``ax=None`` (a new figure) and returns the axes it drew on.
+Every function takes ``ax=None`` (a new figure) and returns the axes it drew on
+(:func:`plot_compare` the figure).  None of them changes the instance it is given: they
+draw a copy (``Instance.copy()``), so the caller's time, tracks and draw-list buffers stay
+as they were.
 """
 from __future__ import annotations
 
@@ -18,6 +24,8 @@ from typing import Any, Dict, List, Optional, Sequence, Union
 import numpy as np
 
 from .render import BONE_COLOR, BOX_COLOR, CLIP_COLOR, _boundary_edges, draw_items, outlines, parse_hex
+
+HIGHLIGHT = (1.0, 0.55, 0.0, 1.0)
 
 Curve = Union[str, Sequence[float]]
 
@@ -165,6 +173,17 @@ def sample_timeline(keys: Sequence[Dict[str, Any]], times: np.ndarray) -> np.nda
     return out
 
 
+def _target_name(doc, target: Optional[str], ident: Optional[str]) -> str:
+    """The name of a timeline's target (a bone, slot, constraint... by id), else its id."""
+    groups = {"bone": doc.bones, "slot": doc.slots}
+    for items in ([groups[target]] if target in groups else []) + [doc.bones, doc.slots, doc.constraints,
+                                                                   doc.state_machines]:
+        for it in items:
+            if it.id == ident:
+                return it.name
+    return str(ident)
+
+
 def plot_timeline(doc, animation: str, target: Union[int, str], prop: Optional[str] = None, ax=None,
                   samples: int = 400):
     """Keys (markers) and the interpolated value (lines) of the timelines of ``target`` (a
@@ -183,7 +202,7 @@ def plot_timeline(doc, animation: str, target: Union[int, str], prop: Optional[s
         ys = sample_timeline(keys, ts)
         kt = [float(k.get("time", 0)) for k in keys]
         kv = np.stack([_key_value(k.get("value")) for k in keys]) if keys else None
-        label = f"{tl.get('target')} {tl.get('id')} {tl.get('property')}"
+        label = f"{_target_name(doc, tl.get('target'), tl.get('id'))} {tl.get('property') or ''}".strip()
         channels = ys.shape[1]
         names = "rgba" if isinstance(keys[0].get("value"), str) and channels == 4 else None
         for c in range(channels):
@@ -201,58 +220,114 @@ def plot_timeline(doc, animation: str, target: Union[int, str], prop: Optional[s
 
 # ---- pose ------------------------------------------------------------------
 
-def plot_pose(inst, ax=None, bones: bool = True, attachments: bool = True, boxes: bool = True,
-              labels: bool = False, wireframe: bool = False):
-    """The instance's current pose in skeleton space (y up): draw-list triangles filled with
-    their colours (textures are not drawn here; see :func:`openbone.render.render_pose`),
-    outlines, clipping masks (magenta), bounding boxes (green) and bones."""
+def _bone_set(doc, refs) -> Optional[List[int]]:
+    """None for every bone; else the indices of the named bones (names or ids)."""
+    if refs is True or refs is None:
+        return None
+    if refs is False:
+        return []
+    if isinstance(refs, str):
+        refs = [refs]
+    out = []
+    for r in refs:
+        i = doc.bone_index(r)
+        if i < 0:
+            raise KeyError(f"no bone named {r!r}")
+        out.append(i)
+    return out
+
+
+def plot_pose(inst, ax=None, bones: Union[bool, Sequence[str]] = True, attachments: bool = True, boxes: bool = True,
+              labels: Union[bool, Sequence[str]] = False, wireframe: bool = False, textured: bool = False,
+              highlight: Union[None, str, Sequence[str]] = None, scale: float = 2.0):
+    """The instance's current pose in skeleton space (y up).
+
+    ``textured=True`` shows the picture the skia renderer draws (textures, blend modes,
+    clipping) as an image placed in skeleton coordinates; otherwise draw-list triangles
+    are filled with their colours.  Clipping masks (magenta) and bounding boxes (green)
+    are outlined.  ``bones``: True, False or the names of the bones to draw;
+    ``labels``: True labels the bones drawn, or a list of names to label;
+    ``highlight``: a bone or slot name (or several) drawn in orange, labelled.
+    The instance is not changed (a copy is drawn)."""
     from matplotlib.collections import LineCollection, PolyCollection
     from matplotlib.patches import Polygon
     ax = _ax(ax)
+    inst = inst.copy() if hasattr(inst, "copy") else inst
+    doc = inst.document
+    which = _bone_set(doc, bones)
+    hl = [highlight] if isinstance(highlight, str) else list(highlight or [])
+    hl_bones = {doc.bone_index(h) for h in hl} - {-1}
+    hl_slots = {doc.slot_index(h) for h in hl} - {-1}
+    if hl and not hl_bones and not hl_slots:
+        raise KeyError(f"no bone or slot named {highlight!r}")
     pts = []
-    if attachments:
-        for item in draw_items(inst):
-            v = np.asarray(item.vertices, dtype=np.float64).reshape(-1, 2)
-            ix = np.asarray(item.indices, dtype=np.int64).reshape(-1)
-            ix = ix[: len(ix) // 3 * 3]
-            if not len(v) or not len(ix) or ix.max() >= len(v):
-                continue
-            color = np.clip(np.asarray(getattr(item, "color", (1, 1, 1, 1)), dtype=np.float64)[:4], 0, 1)
+    items = draw_items(inst) if attachments else []
+    for item in items:
+        pts.append(np.asarray(item.vertices, dtype=np.float64).reshape(-1, 2))
+    if attachments and textured:
+        from .render import View, pose_points, render_array
+        view = View.fit([pose_points(inst, items)], scale=scale, margin=10.0)
+        img = render_array(inst, view=view, bones=False, boxes=False, background=None)
+        x0, y1 = -view.ox, view.oy
+        ax.imshow(img, extent=(x0, x0 + view.width / view.scale, y1 - view.height / view.scale, y1),
+                  origin="upper", interpolation="antialiased", zorder=1)
+    for item in items:
+        v = np.asarray(item.vertices, dtype=np.float64).reshape(-1, 2)
+        ix = np.asarray(item.indices, dtype=np.int64).reshape(-1)
+        ix = ix[: len(ix) // 3 * 3]
+        if not len(v) or not len(ix) or ix.max() >= len(v):
+            continue
+        color = np.clip(np.asarray(getattr(item, "color", (1, 1, 1, 1)), dtype=np.float64)[:4], 0, 1)
+        slot = doc.slot_index(item.slot)
+        if not textured:
             tris = v[ix.reshape(-1, 3)]
             ax.add_collection(PolyCollection(tris, facecolors=[color], edgecolors="none" if not wireframe else
-                                             [(0, 0, 0, 0.3)], linewidths=0.4))
-            edges = [(v[a], v[b]) for a, b in _boundary_edges(ix)]
-            ax.add_collection(LineCollection(edges, colors=[(*(color[:3] * 0.45), 1.0)], linewidths=0.8))
-            pts.append(v)
+                                             [(0, 0, 0, 0.3)], linewidths=0.4, zorder=1))
+        edges = [(v[a], v[b]) for a, b in _boundary_edges(ix)]
+        if slot in hl_slots:
+            ax.add_collection(LineCollection(edges, colors=[HIGHLIGHT], linewidths=2.0, zorder=3,
+                                             label=f"slot {item.slot}"))
+        elif not textured:
+            ax.add_collection(LineCollection(edges, colors=[(*(color[:3] * 0.45), 1.0)], linewidths=0.8, zorder=1))
     if boxes:
         for kind, poly in outlines(inst):
             c = np.asarray(CLIP_COLOR if kind == "clipping" else BOX_COLOR) / 255
             ax.add_patch(Polygon(poly, closed=True, fill=False, edgecolor=c, lw=1.2,
-                                 ls="--" if kind == "clipping" else "-"))
+                                 ls="--" if kind == "clipping" else "-", zorder=2))
             pts.append(poly)
-    if bones:
-        w = np.asarray(inst.world)
-        active = np.asarray(inst.active_bones)
-        bc = np.asarray(BONE_COLOR) / 255
-        for i, b in enumerate(inst.document.bones):
-            if not active[i]:
-                continue
-            a, _, c, _, x, y = w[i]
-            o = np.array([x, y])
-            if b.length > 0:
-                tip = o + np.array([a, c]) * b.length
-                d = tip - o
-                n = float(np.hypot(*d))
-                if n > 1e-9:
-                    side = np.array([-d[1], d[0]]) / n * min(0.18 * n, 4.0)
-                    mid = o + d * 0.15
-                    ax.add_patch(Polygon([o, mid + side, tip, mid - side], closed=True, facecolor=(*bc[:3], 0.45),
-                                         edgecolor=bc, lw=0.8))
-                pts.append(np.array([tip]))
-            ax.plot([x], [y], "o", color=bc, ms=3)
-            pts.append(np.array([o]))
-            if labels:
-                ax.annotate(b.name, (x, y), fontsize=7, color=bc, xytext=(3, 3), textcoords="offset points")
+    label_set = set(range(len(doc.bones))) if labels is True else set(_bone_set(doc, labels or False) or [])
+    if which is None:
+        drawn = list(range(len(doc.bones)))
+    else:
+        drawn = sorted(set(which) | hl_bones)
+    w = np.asarray(inst.world)
+    active = np.asarray(inst.active_bones)
+    bc = np.asarray(BONE_COLOR) / 255
+    for i in drawn:
+        b = doc.bones[i]
+        if not active[i]:
+            continue
+        color = np.asarray(HIGHLIGHT) if i in hl_bones else bc
+        a, _, c, _, x, y = w[i]
+        o = np.array([x, y])
+        if b.length > 0:
+            tip = o + np.array([a, c]) * b.length
+            d = tip - o
+            n = float(np.hypot(*d))
+            if n > 1e-9:
+                side = np.array([-d[1], d[0]]) / n * min(0.18 * n, 4.0)
+                mid = o + d * 0.15
+                patch = Polygon([o, mid + side, tip, mid - side], closed=True, facecolor=(*color[:3], 0.45),
+                                edgecolor=color, lw=1.6 if i in hl_bones else 0.8, zorder=4)
+                patch.set_gid(f"bone:{b.name}")
+                ax.add_patch(patch)
+            pts.append(np.array([tip]))
+        dot, = ax.plot([x], [y], "o", color=color, ms=5 if i in hl_bones else 3, zorder=5)
+        dot.set_gid(f"bone-origin:{b.name}")
+        pts.append(np.array([o]))
+        if i in label_set or i in hl_bones:
+            ax.annotate(b.name, (x, y), fontsize=8 if i in hl_bones else 7, color=color, xytext=(3, 3),
+                        textcoords="offset points", zorder=6)
     if pts:
         allp = np.concatenate(pts)
         lo, hi = allp.min(axis=0), allp.max(axis=0)
@@ -260,8 +335,90 @@ def plot_pose(inst, ax=None, bones: bool = True, attachments: bool = True, boxes
         ax.set_xlim(lo[0] - pad, hi[0] + pad)
         ax.set_ylim(lo[1] - pad, hi[1] + pad)
     ax.set_aspect("equal")
-    ax.set_title(f"{inst.document.name or 'rig'} t={getattr(inst, 'time', 0):g}")
+    ax.set_title(f"{doc.name or 'rig'} t={getattr(inst, 'time', 0):g}")
     return ax
+
+
+def _worlds(pose, doc=None) -> np.ndarray:
+    """(n_bones, 6) world matrices of an instance, an array, a bake frame or a golden sample
+    (a dict with "world", or a FORMAT.md sample whose "bones" are [a, b, c, d, x, y] rows or
+    dicts with those keys)."""
+    if hasattr(pose, "world"):
+        return np.asarray(pose.world, dtype=np.float64)
+    if isinstance(pose, dict):
+        for k in ("world", "bones"):
+            if k in pose:
+                v = pose[k]
+                if isinstance(v, dict) and doc is not None:  # {bone name: [...]}
+                    v = [v[b.name] if b.name in v else v.get(b.id) for b in doc.bones]
+                rows = [[r[k2] for k2 in "abcdxy"] if isinstance(r, dict) else r for r in v]
+                return np.asarray(rows, dtype=np.float64).reshape(-1, 6)
+        raise ValueError("a golden frame needs 'world' or 'bones'")
+    return np.asarray(pose, dtype=np.float64).reshape(-1, 6)
+
+
+def bone_deviation(a, b, doc=None) -> Dict[str, np.ndarray]:
+    """Per bone: ``position`` |Δ(x, y)| of the origins, ``tip`` |Δ| of the bone tips
+    (origin + length along the world x axis) and ``matrix`` max |Δ| of a, b, c, d."""
+    wa, wb = _worlds(a, doc), _worlds(b, doc)
+    if wa.shape != wb.shape:
+        raise ValueError(f"the poses have {len(wa)} and {len(wb)} bones")
+    lengths = np.array([bone.length for bone in doc.bones]) if doc is not None else np.zeros(len(wa))
+    ta = wa[:, 4:6] + wa[:, [0, 2]] * lengths[:, None]
+    tb = wb[:, 4:6] + wb[:, [0, 2]] * lengths[:, None]
+    return {"position": np.hypot(*(wa[:, 4:6] - wb[:, 4:6]).T), "tip": np.hypot(*(ta - tb).T),
+            "matrix": np.abs(wa[:, :4] - wb[:, :4]).max(axis=1)}
+
+
+def plot_compare(a, b, labels: Sequence[str] = ("a", "b"), top: int = 20, fig=None):
+    """Two poses overlaid, and the per-bone deviation.
+
+    ``a`` is an Instance; ``b`` an Instance of the same rig or a golden frame (world
+    matrices: an ``(n_bones, 6)`` array, a bake frame, a conformance sample).  Left: a's
+    bones (blue) and b's (orange, dashed) with a red segment from each origin of a to the
+    same bone's origin in b.  Right: the bones with the largest deviation (origin and tip
+    distance), largest first.  Returns the figure; ``fig.deviation`` holds the arrays."""
+    plt = _plt()
+    from matplotlib.collections import LineCollection
+    doc = a.document
+    dev = bone_deviation(a, b, doc)
+    wa, wb = _worlds(a, doc), _worlds(b, doc)
+    if fig is None:
+        fig = plt.figure(figsize=(11, 5))
+    ax, bx = fig.add_subplot(1, 2, 1), fig.add_subplot(1, 2, 2)
+    lengths = np.array([bone.length for bone in doc.bones])
+    for w, color, ls, lab in ((wa, (0.16, 0.27, 0.63, 1), "-", labels[0]), (wb, (1.0, 0.55, 0.0, 1), "--",
+                                                                           labels[1])):
+        segs = [(w[i, 4:6], w[i, 4:6] + w[i, [0, 2]] * lengths[i]) for i in range(len(w))]
+        lc = LineCollection(segs, colors=[color], linestyles=ls, linewidths=2, label=lab)
+        lc.set_gid(f"pose:{lab}")
+        ax.add_collection(lc)
+        ax.plot(w[:, 4], w[:, 5], "o", color=color, ms=3)
+    err = LineCollection([(wa[i, 4:6], wb[i, 4:6]) for i in range(len(wa))], colors="red", linewidths=1,
+                         label="deviation")
+    err.set_gid("deviation")
+    ax.add_collection(err)
+    allp = np.concatenate([wa[:, 4:6], wb[:, 4:6]])
+    pad = max(10.0, 0.05 * float(np.ptp(allp, axis=0).max()))
+    ax.set_xlim(allp[:, 0].min() - pad, allp[:, 0].max() + pad)
+    ax.set_ylim(allp[:, 1].min() - pad, allp[:, 1].max() + pad)
+    ax.set_aspect("equal")
+    ax.legend(fontsize="small")
+    ax.set_title(f"{doc.name or 'rig'}: {labels[0]} vs {labels[1]}")
+    order = np.argsort(-np.maximum(dev["position"], dev["tip"]), kind="stable")[:top]
+    names = [doc.bones[i].name for i in order]
+    y = np.arange(len(order))
+    bx.barh(y - 0.2, dev["position"][order], height=0.4, label="origin")
+    bx.barh(y + 0.2, dev["tip"][order], height=0.4, label="tip")
+    bx.set_yticks(y)
+    bx.set_yticklabels(names, fontsize=7)
+    bx.invert_yaxis()
+    bx.set_xlabel("deviation (skeleton units)")
+    bx.set_title(f"max {float(max(dev['position'].max(), dev['tip'].max())):.3g}")
+    bx.legend(fontsize="small")
+    fig.deviation = dev
+    fig.tight_layout()
+    return fig
 
 
 # ---- physics ---------------------------------------------------------------
@@ -334,7 +491,8 @@ def plot_physics(trace: Any, fields: Optional[Sequence[str]] = None, time: Optio
 
 def animate(inst, animation: Optional[str] = None, frames: Optional[int] = None, fps: Optional[float] = None,
             ax=None, **pose_kw):
-    """A FuncAnimation that advances ``inst`` by ``1/fps`` per frame and redraws the pose.
+    """A FuncAnimation that advances a copy of ``inst`` by ``1/fps`` per frame and redraws
+    the pose (``inst`` itself is not changed).
 
     ``animation`` (optional) is started on track 0, looping, first; ``frames`` defaults to
     the animation's length × fps (60 without one).  Save with ``anim.save("walk.gif")`` or
@@ -342,6 +500,7 @@ def animate(inst, animation: Optional[str] = None, frames: Optional[int] = None,
     plt = _plt()
     from matplotlib.animation import FuncAnimation
     from .bake import frame_count, start_animation
+    inst = inst.copy()  # the caller's instance keeps its time and tracks
     doc = inst.document
     fps = fps or doc.fps or 30.0
     if animation is not None:

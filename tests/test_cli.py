@@ -1,6 +1,7 @@
 """The `openbone` command line: every command on examples/hero.obone, checked against
 the file itself and against the Instance API (issue 8)."""
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -74,7 +75,11 @@ def test_info_hero(capsys):
         assert f"{a['name']} ({a['duration']:g}s)" in out
     assert f"ik {len(sk['ik'])}" in out
     assert f"images: {len(HERO_JSON['images'])}" in out and "atlas pages: 0" in out
-    assert "warning" not in out  # every image of the hero is used, nothing dropped
+    # every image of the hero is used and nothing is dropped; the only warnings are the
+    # image files the hero references but does not ship (issue 19: validate checks them)
+    warned = [line for line in out.splitlines() if "warning" in line]
+    assert len(warned) == len(_missing_hero_images())
+    assert all("does not exist next to the rig" in line for line in warned)
 
 
 def test_info_json_and_verbose(capsys):
@@ -124,13 +129,37 @@ def test_unreachable_states_any_transition():
 
 # ---- validate -------------------------------------------------------------------
 
+def _missing_hero_images():
+    base = os.path.dirname(HERO)
+    return [im for im in HERO_JSON["images"] if not os.path.exists(os.path.join(base, im["src"]))]
+
+
 def test_validate_hero_ok(capsys):
+    missing = _missing_hero_images()
     code, out, _ = run(capsys, "validate", HERO)
     assert code == 0
-    assert out.splitlines()[0] == f"{HERO}: ok"
+    assert out.splitlines()[0] == f"{HERO}: ok" + (f" ({len(missing)} warnings)" if missing else "")
     code, out, _ = run(capsys, "validate", HERO, "--json")
     assert code == 0
-    assert json.loads(out) == [{"file": HERO, "ok": True, "error": None, "broken": [], "warnings": []}]
+    assert json.loads(out) == [{"file": HERO, "ok": True, "error": None, "broken": [], "warnings": [
+        f'image "{im["id"]}": file {im["src"]} does not exist next to the rig' for im in missing]}]
+    code, out, _ = run(capsys, "validate", HERO, "--strict")
+    assert code == (1 if missing else 0)
+
+
+def test_validate_finds_missing_image_and_atlas_files(capsys, tmp_path):
+    d = json.loads(json.dumps(HERO_JSON))
+    d["images"] = d["images"][:2]
+    d["images"][0]["src"] = "here.png"
+    d["images"][1]["src"] = "gone/away.png"
+    d["atlas"] = {"pages": [{"id": "p0", "src": "atlas-page.png", "width": 8, "height": 8}], "regions": []}
+    (tmp_path / "here.png").write_bytes(b"")
+    rig = tmp_path / "rig.obone"
+    rig.write_text(json.dumps(d))
+    code, out, _ = run(capsys, "validate", rig, "--json")
+    w = [x for x in json.loads(out)[0]["warnings"] if "does not exist" in x]
+    assert sorted(w) == sorted([f'image "{d["images"][1]["id"]}": file gone/away.png does not exist next to the rig',
+                                'atlas page "p0": file atlas-page.png does not exist next to the rig'])
 
 
 def _broken_rig():
@@ -313,7 +342,7 @@ def test_bake_seconds_skin_and_frames(capsys, tmp_path):
     assert a["world"].shape[0] == 30 and "draw_vertices" not in a and str(a["skin"]) == "default"
     times, worlds, _, _ = _replay(openbone.load(HERO), "wave", 1 / 60, 30, skin="default")
     assert np.array_equal(a["world"], worlds)
-    code, _, _ = run(capsys, "bake", HERO, "-a", "wave", "--frames", 5, "-o", out, "-q")
+    code, _, _ = run(capsys, "bake", HERO, "-a", "wave", "--frames", 5, "-o", out, "-q", "--overwrite")
     assert code == 0 and np.load(out)["world"].shape[0] == 5
 
 

@@ -394,3 +394,35 @@ def test_random_layers_never_crash_and_stay_finite_for_finite_input():
             inst.advance(1 / 30)
             if not extreme:
                 assert np.isfinite(inst.world).all()
+
+
+# ---- copies and pickles carry the layer -------------------------------------
+
+def test_copy_and_pickle_carry_the_layer():
+    """Instance.copy() and pickling (csrc/snapshot.c) take the layer with the rest of the state:
+    the copy, the unpickled instance and the original stay bit-identical frame after frame, and
+    clearing the original's layer leaves the copy's alone."""
+    import pickle
+
+    doc = openbone.load("examples/hero.obone")
+    inst = openbone.Instance(doc)
+    inst.set_animation(0, "walk", loop=True)
+    inst.set_bone_offset("head", rotation=12, x=1.5)
+    inst.set_joint_limit("thigh_r", -20, 20, relative_to="pose")
+    inst.set_reach("thigh_l", "shin_l", (10, -40), weight=0.5)
+    inst.advance(1 / 30)
+    twins = [inst.copy(), pickle.loads(pickle.dumps(inst))]
+    for _ in range(20):
+        for i in [inst] + twins:
+            i.advance(1 / 30)
+        for t in twins:
+            assert np.array_equal(t.world, inst.world)
+    plain = openbone.Instance(doc)
+    plain.set_animation(0, "walk", loop=True)
+    for _ in range(21):
+        plain.advance(1 / 30)
+    assert not np.array_equal(plain.world, inst.world)   # the layer is in use
+    inst.clear_layer()
+    inst.advance(1 / 30)
+    twins[0].advance(1 / 30)
+    assert not np.array_equal(twins[0].world, inst.world)

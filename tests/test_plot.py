@@ -158,8 +158,10 @@ def test_animate(tmp_path):
     assert isinstance(anim, FuncAnimation)
     anim.save(tmp_path / "walk.gif", writer="pillow", fps=10)
     assert (tmp_path / "walk.gif").stat().st_size > 0
-    if hasattr(inst, "set_animation"):
-        assert inst.time == pytest.approx(2 / 30)  # frames 1 and 2 advanced once each (frame 0 is the start)
+    # issue 20: the animation plays a copy; the caller's instance is as it was
+    assert inst.time == 0.0 and inst.track(0) is None
+    from PIL import Image
+    assert Image.open(tmp_path / "walk.gif").n_frames == 3
 
 
 # ---- rendering helpers, rich display ------------------------------------------------

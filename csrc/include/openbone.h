@@ -91,6 +91,26 @@ const uint8_t *ob_instance_active_bones(const ob_instance *inst);
 /// Summed clock time (§12: dt summed exactly as given).
 double ob_instance_time(const ob_instance *inst);
 
+/// An independent instance in the same state as inst (the document is
+/// shared: it is immutable): advancing both the same way gives the same bits.
+/// Everything is allocated here, once.  NULL with err filled when memory runs
+/// out or the state cannot be copied (a state machine running scripts: the
+/// live script host holds JS state outside the instance).
+ob_instance *ob_instance_copy(const ob_instance *inst, ob_error *err);
+
+/// A snapshot of the instance's whole state as bytes that another process
+/// can restore into an instance of the same document (loaded from the same
+/// .obonb bytes): writes at most cap bytes to buf and sets *len to the size
+/// needed (call with buf NULL to ask).  Fails like ob_instance_copy.
+ob_status ob_instance_snapshot(const ob_instance *inst, void *buf, size_t cap, size_t *len, ob_error *err);
+/// Restores a snapshot into inst (made from the document the snapshot was
+/// taken of; its state machine is started as the snapshot's was).  A
+/// truncated or corrupted snapshot, or one of another document, is an error
+/// (OB_ERR_FORMAT) that leaves inst as it was (the snapshot is applied to a
+/// scratch instance first).  Snapshots are trusted data, like pickles: the
+/// checksum and range checks find accidents, not forgeries.
+ob_status ob_instance_restore(ob_instance *inst, const void *data, size_t len, ob_error *err);
+
 /* ---- Animation (§6) ------------------------------------------------- */
 
 /// §6 setAnimation on a track (0..15) by animation index; mix is the

@@ -41,7 +41,7 @@ PyObject *obpy_view(PyObject *owner, void *data, int nd, npy_intp *dims, int typ
 /* Instance methods and attributes contributed by each concern's binding
 ** file (NULL-terminated tables, merged into Instance at module init). */
 extern PyMethodDef obpy_animation_methods[], obpy_constraint_methods[], obpy_draw_methods[],
-    obpy_particle_methods[], obpy_sm_methods[], obpy_layer_methods[];
+    obpy_particle_methods[], obpy_sm_methods[], obpy_layer_methods[], obpy_snapshot_methods[];
 extern PyGetSetDef obpy_animation_getset[], obpy_constraint_getset[], obpy_draw_getset[],
     obpy_particle_getset[], obpy_sm_getset[], obpy_layer_getset[];
 /* Module-level functions contributed the same way (e.g. eval_curve). */

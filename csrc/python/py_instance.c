@@ -234,7 +234,7 @@ int obpy_instance_prepare(void)
 {
     MERGE(PyMethodDef, ml_name, obpy_instance_type.tp_methods, core_methods, obpy_animation_methods,
           obpy_constraint_methods, obpy_draw_methods, obpy_particle_methods, obpy_sm_methods,
-          obpy_layer_methods);
+          obpy_layer_methods, obpy_snapshot_methods);
     MERGE(PyGetSetDef, name, obpy_instance_type.tp_getset, core_getset, obpy_animation_getset,
           obpy_constraint_getset, obpy_draw_getset, obpy_particle_getset, obpy_sm_getset,
           obpy_layer_getset);

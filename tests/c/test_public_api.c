@@ -196,6 +196,60 @@ static void test_layer(const char *root)
     ob_document_free(doc);
 }
 
+/* ob_instance_copy / _snapshot / _restore: the copy and the restored instance follow
+** the original bit for bit (a state machine with inputs and pointers, and the hero's
+** walk with physics-free IK), and a bad snapshot is an error that changes nothing. */
+static void test_copy_and_snapshot(const char *root)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/conformance/fixtures/state-machine.obone", root);
+    ob_document *doc = load(path);
+    ob_error err;
+    ob_instance *a = ob_instance_create(doc, &err);
+    CHECK(ob_instance_start_state_machine(a, ob_document_find_state_machine(doc, "character")) == OB_OK, "start");
+    int speed = ob_instance_find_input(a, "speed");
+    for (int k = 0; k < 10; k++) {
+        ob_instance_set_input_number(a, speed, k * 0.1);
+        ob_instance_pointer(a, OB_POINTER_MOVE, k, -k);
+        ob_instance_advance(a, 1.0 / 60);
+    }
+    ob_instance *b = ob_instance_copy(a, &err);
+    CHECK(b != NULL, "copy: %s", b ? "" : err.message);
+    size_t n = 0;
+    CHECK(ob_instance_snapshot(a, NULL, 0, &n, &err) == OB_OK && n > 0, "snapshot size");
+    unsigned char *snap = malloc(n);
+    CHECK(ob_instance_snapshot(a, snap, n, &n, &err) == OB_OK, "snapshot");
+    ob_instance *c = ob_instance_create(doc, &err);
+    CHECK(ob_instance_restore(c, snap, n, &err) == OB_OK, "restore: %s", err.message);
+    const double *w0 = ob_instance_world(c);
+    double before = w0[4];
+    CHECK(ob_instance_restore(c, snap, n - 1, &err) == OB_ERR_FORMAT, "truncated snapshot refused");
+    snap[n - 1] ^= 0x5a;
+    CHECK(ob_instance_restore(c, snap, n, &err) == OB_ERR_FORMAT && strstr(err.message, "checksum"), "corrupt: %s",
+          err.message);
+    CHECK(ob_instance_world(c)[4] == before, "a refused snapshot changes nothing");
+    int nb = ob_document_bone_count(doc), same = 1;
+    for (int k = 0; k < 60; k++) {
+        ob_instance *all[3] = {a, b, c};
+        for (int i = 0; i < 3; i++) {
+            ob_instance_set_input_number(all[i], speed, (k % 7) * 0.2);
+            if (k % 5 == 0) ob_instance_pointer(all[i], OB_POINTER_DOWN, 3, 4);
+            ob_instance_advance(all[i], 1.0 / 60);
+        }
+        same &= memcmp(ob_instance_world(a), ob_instance_world(b), 6 * (size_t)nb * sizeof(double)) == 0;
+        same &= memcmp(ob_instance_world(a), ob_instance_world(c), 6 * (size_t)nb * sizeof(double)) == 0;
+        const char *sa = ob_instance_active_state(a, 0), *sb = ob_instance_active_state(b, 0);
+        same &= (sa == NULL) == (sb == NULL) && (!sa || strcmp(sa, sb) == 0);
+    }
+    CHECK(same, "copy and restored instance follow the original bit for bit");
+    CHECK(ob_instance_time(a) == ob_instance_time(b) && ob_instance_time(a) == ob_instance_time(c), "clocks");
+    free(snap);
+    ob_instance_free(a);
+    ob_instance_free(b);
+    ob_instance_free(c);
+    ob_document_free(doc);
+}
+
 int main(int argc, char **argv)
 {
     const char *root = argc > 1 ? argv[1] : "../..";
@@ -203,6 +257,7 @@ int main(int argc, char **argv)
     test_animation_and_draw(root);
     test_state_machine(root);
     test_layer(root);
+    test_copy_and_snapshot(root);
     printf("test_public_api: %d passed, %d failed\n", checks - failures, failures);
     return failures != 0;
 }

@@ -1,23 +1,11 @@
-"""Pictures of a pose (`openbone render`, rich display): Pillow, no display needed.
+"""What a picture of a pose shows, independent of the 2D engine that draws it.
 
-What is drawn, back to front, on the artboard (``doc.width x doc.height`` pixels,
-y down, the skeleton origin at ``doc.origin_x, doc.origin_y``; §4 world space is y up):
-
-* the draw list (``inst.draw_list()``, §8.4): each item's triangles filled with its
-  colour, textured when its texture (an image or atlas page id) can be loaded from a
-  ``data:`` URL or a file next to the rig, else outlined so white parts stay visible;
-* clipping masks and bounding boxes (current attachments) outlined;
-* bones: a tapered shape from the origin along the bone's world x axis for its
-  ``length`` (a dot for length 0).
-
-Builds without ``Instance.draw_list`` get a *preview* instead of the draw list:
-region quads (§8.2, no skew) and meshes (§8.3, no deform) of the current
-attachments, computed here from the document JSON.  It is for pictures only; the
-runtime's draw list is the contract.
-
-Clipped items are masked by their clipping polygon (the even-odd fill of the mask's
-outline).  Not rendered: blend modes other than normal/additive (drawn as normal),
-dark colours (two-colour tint), text glyphs (the text box is filled and outlined).
+Skeleton space → pixels (:class:`View`), the document's attachments as the
+renderer needs them (:func:`doc_info`), textures (:class:`Textures`: a ``data:``
+URL or a file next to the rig, loaded once), the draw items (the runtime's draw
+list; a *preview* computed from the document for builds without one), clipping
+masks and bounding boxes (:func:`outlines`), the points a framing must show
+(:func:`pose_points`) and frame specifications (:func:`parse_frames`).
 """
 from __future__ import annotations
 
@@ -31,11 +19,24 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .document import Document
+from ..document import Document
 
 BONE_COLOR = (40, 70, 160, 220)
 BOX_COLOR = (20, 150, 60, 255)
 CLIP_COLOR = (200, 30, 200, 255)
+
+
+def _boundary_edges(ix: np.ndarray) -> List[Tuple[int, int]]:
+    """Edges of a triangle list that only one triangle uses (a mesh's outline)."""
+    count: Dict[Tuple[int, int], int] = {}
+    first: Dict[Tuple[int, int], Tuple[int, int]] = {}
+    for t in range(0, len(ix) - 2, 3):
+        a, b, c = int(ix[t]), int(ix[t + 1]), int(ix[t + 2])
+        for e in ((a, b), (b, c), (c, a)):
+            k = (min(e), max(e))
+            count[k] = count.get(k, 0) + 1
+            first.setdefault(k, e)
+    return [first[k] for k, n in count.items() if n == 1]
 
 
 def _require_pillow():
@@ -323,6 +324,38 @@ class Textures:
         self.cache[tid] = img
         return img
 
+    def skia_image(self, tid: Any):
+        """The texture as a ``skia.Image`` (straight alpha), None when missing."""
+        key = ("skia", tid)
+        if key not in self.cache:
+            img = self.get(tid)
+            if img is None:
+                self.cache[key] = None
+            else:
+                import skia
+                a = np.ascontiguousarray(np.asarray(img.convert("RGBA"), dtype=np.uint8))
+                self.cache[key] = skia.Image.fromarray(a, colorType=skia.kRGBA_8888_ColorType,
+                                                       alphaType=skia.kUnpremul_AlphaType)
+        return self.cache[key]
+
+
+def texture_files(doc: Document, base: Optional[str] = None) -> List[Tuple[str, str, str, bool]]:
+    """(kind, id, src, exists) for every image and atlas page whose ``src`` is a file
+    path (not a ``data:`` or network URL), resolved next to the rig (``base``, default the
+    document's directory)."""
+    info = doc_info(doc)
+    if base is None:
+        base = os.path.dirname(os.path.abspath(doc.source)) if doc.source else os.getcwd()
+    out = []
+    entries = [("image", im.get("id"), im.get("src")) for im in doc.images]
+    entries += [("atlas page", pid, p.get("src")) for pid, p in info.pages.items()]
+    for kind, ident, src in entries:
+        if not isinstance(src, str) or not src or src.startswith("data:") or "://" in src:
+            continue
+        path = src if os.path.isabs(src) else os.path.join(base, src)
+        out.append((kind, str(ident), src, os.path.isfile(path)))
+    return out
+
 
 # ---- the view --------------------------------------------------------------
 
@@ -378,167 +411,6 @@ def pose_points(inst, items: Optional[List[Any]] = None) -> np.ndarray:
     return np.concatenate(parts) if parts else np.zeros((0, 2))
 
 
-# ---- drawing ---------------------------------------------------------------
-
-def _boundary_edges(ix: np.ndarray) -> List[Tuple[int, int]]:
-    count: Dict[Tuple[int, int], int] = {}
-    first: Dict[Tuple[int, int], Tuple[int, int]] = {}
-    for t in range(0, len(ix) - 2, 3):
-        a, b, c = int(ix[t]), int(ix[t + 1]), int(ix[t + 2])
-        for e in ((a, b), (b, c), (c, a)):
-            k = (min(e), max(e))
-            count[k] = count.get(k, 0) + 1
-            first.setdefault(k, e)
-    return [first[k] for k, n in count.items() if n == 1]
-
-
-def _affine(src: np.ndarray, dst: np.ndarray) -> Optional[Tuple[float, ...]]:
-    """Coefficients (a..f) with src = A·dst + c (Pillow's AFFINE maps output → input)."""
-    M = np.array([[dst[0, 0], dst[0, 1], 1.0], [dst[1, 0], dst[1, 1], 1.0], [dst[2, 0], dst[2, 1], 1.0]])
-    if abs(np.linalg.det(M)) < 1e-9:
-        return None
-    cx = np.linalg.solve(M, src[:, 0])
-    cy = np.linalg.solve(M, src[:, 1])
-    return (cx[0], cx[1], cx[2], cy[0], cy[1], cy[2])
-
-
-def _draw_item(canvas, item, view: View, textures: Optional[Textures], outline: bool,
-               masks: Sequence[np.ndarray] = ()) -> None:
-    from PIL import Image, ImageChops, ImageDraw
-    v = np.asarray(item.vertices, dtype=np.float64).reshape(-1, 2)
-    ix = np.asarray(item.indices, dtype=np.int64).reshape(-1)
-    ix = ix[: len(ix) // 3 * 3]
-    if len(v) == 0 or len(ix) == 0:
-        return
-    if ix.max() >= len(v):
-        ix = ix[np.all(ix.reshape(-1, 3) < len(v), axis=1).repeat(3)]
-    px = view.to_px(v)
-    x0, y0 = np.floor(px.min(axis=0)).astype(int) - 1
-    x1, y1 = np.ceil(px.max(axis=0)).astype(int) + 1
-    x0, y0 = max(x0, 0), max(y0, 0)
-    x1, y1 = min(x1, canvas.width), min(y1, canvas.height)
-    if x1 <= x0 or y1 <= y0:
-        return
-    w, h = x1 - x0, y1 - y0
-    local = px - (x0, y0)
-    color = np.asarray(getattr(item, "color", (1, 1, 1, 1)), dtype=np.float64)[:4]
-    per_vertex = getattr(item, "colors", None)
-    tex = textures.get(getattr(item, "texture", None)) if textures is not None else None
-    uvs = getattr(item, "uvs", None)
-    layer = Image.new("RGBA", (w, h), (0, 0, 0, 0))
-    tris = ix.reshape(-1, 3)
-    if tex is not None and uvs is not None and len(uvs):
-        uv = np.asarray(uvs, dtype=np.float64).reshape(-1, 2) * (tex.width, tex.height)
-        for t in tris:
-            coef = _affine(uv[t], local[t])
-            if coef is None:
-                continue
-            warped = tex.transform((w, h), Image.AFFINE, coef, resample=Image.BILINEAR)
-            mask = Image.new("L", (w, h), 0)
-            ImageDraw.Draw(mask).polygon([tuple(p) for p in local[t]], fill=255)
-            layer.paste(warped, (0, 0), mask)
-        tint = Image.new("RGBA", (w, h), _rgba8(color))
-        layer = ImageChops.multiply(layer, tint)
-    else:
-        d = ImageDraw.Draw(layer)
-        if per_vertex is not None:
-            pv = np.asarray(per_vertex, dtype=np.float64).reshape(-1, 4)
-            for t in tris:
-                c = pv[t].mean(axis=0) * np.r_[color[:3], 1.0]
-                d.polygon([tuple(p) for p in local[t]], fill=_rgba8(c))
-        else:
-            fill = _rgba8(color)
-            for t in tris:
-                d.polygon([tuple(p) for p in local[t]], fill=fill)
-    clip = getattr(item, "clip", None)
-    if clip is not None and 0 <= clip < len(masks) and len(masks[clip]) >= 3:
-        m = Image.new("L", (w, h), 0)
-        ImageDraw.Draw(m).polygon([tuple(p) for p in view.to_px(masks[clip]) - (x0, y0)], fill=255)
-        alpha = ImageChops.multiply(layer.getchannel("A"), m)
-        layer.putalpha(alpha)
-    if getattr(item, "blend", "normal") == "additive":
-        base = canvas.crop((x0, y0, x1, y1))
-        a = np.asarray(layer, dtype=np.float32)
-        b = np.asarray(base, dtype=np.float32)
-        b[..., :3] = np.minimum(255, b[..., :3] + a[..., :3] * a[..., 3:4] / 255)
-        canvas.paste(Image.fromarray(b.astype(np.uint8), "RGBA"), (x0, y0))
-    else:
-        canvas.alpha_composite(layer, (int(x0), int(y0)))
-    if outline and tex is None:
-        d = ImageDraw.Draw(canvas)
-        edge = _rgba8(np.r_[color[:3] * 0.45, 1.0])
-        lw = max(1, int(round(view.scale)))
-        for a, b in _boundary_edges(ix):
-            d.line([tuple(px[a]), tuple(px[b])], fill=edge, width=lw)
-
-
-def _draw_bones(canvas, inst, view: View) -> None:
-    from PIL import ImageDraw
-    d = ImageDraw.Draw(canvas, "RGBA")
-    w = np.asarray(inst.world)
-    active = np.asarray(inst.active_bones)
-    s = view.scale
-    for i, b in enumerate(inst.document.bones):
-        if not active[i]:
-            continue
-        a, _, c, _, x, y = w[i]
-        o = view.to_px(np.array([[x, y]]))[0]
-        if b.length > 0:
-            tip = view.to_px(np.array([[x + a * b.length, y + c * b.length]]))[0]
-            dx, dy = tip - o
-            n = math.hypot(dx, dy)
-            if n > 1e-9:
-                k = min(0.18 * n, 4.0 * s) / n
-                side = np.array([-dy, dx]) * k
-                mid = o + (tip - o) * 0.15
-                d.polygon([tuple(o), tuple(mid + side), tuple(tip), tuple(mid - side)], fill=BONE_COLOR[:3] + (110,),
-                          outline=BONE_COLOR)
-        r = 2.2 * s
-        d.ellipse([o[0] - r, o[1] - r, o[0] + r, o[1] + r], fill=BONE_COLOR)
-
-
-def _draw_outlines(canvas, inst, view: View) -> None:
-    from PIL import ImageDraw
-    d = ImageDraw.Draw(canvas)
-    lw = max(1, int(round(view.scale)))
-    for kind, poly in outlines(inst):
-        p = [tuple(q) for q in view.to_px(poly)]
-        d.line(p + [p[0]], fill=CLIP_COLOR if kind == "clipping" else BOX_COLOR, width=lw)
-
-
-def render_pose(inst, view: Optional[View] = None, scale: float = 1.0, background: Optional[str] = "doc",
-                bones: bool = True, attachments: bool = True, boxes: bool = True, textures: Optional[Textures] = None,
-                supersample: int = 2):
-    """A Pillow RGBA image of the instance's current pose (see the module doc).
-
-    ``view`` defaults to the artboard at ``scale``; ``background`` is a hex colour,
-    ``"doc"`` (the document's, else white) or None (transparent)."""
-    _require_pillow()
-    from PIL import Image
-    doc = inst.document
-    if view is None:
-        view = View.artboard(doc, scale)
-    if background == "doc":
-        background = doc.background or "#ffffff"
-    bg = _rgba8(parse_hex(background)) if background else (0, 0, 0, 0)
-    ss = max(1, int(supersample))
-    big = View(view.width * ss, view.height * ss, view.ox, view.oy, view.scale * ss)
-    canvas = Image.new("RGBA", (big.width, big.height), bg)
-    if attachments:
-        if textures is None:
-            textures = Textures(doc)
-        masks = clip_masks(inst)
-        for item in draw_items(inst):
-            _draw_item(canvas, item, big, textures, outline=True, masks=masks)
-    if boxes:
-        _draw_outlines(canvas, inst, big)
-    if bones:
-        _draw_bones(canvas, inst, big)
-    if ss > 1:
-        canvas = canvas.resize((view.width, view.height), Image.LANCZOS)
-    return canvas
-
-
 # ---- frames of an animation ------------------------------------------------
 
 def parse_frames(spec: Optional[str], count: Optional[int] = None) -> List[int]:
@@ -575,65 +447,3 @@ def parse_frames(spec: Optional[str], count: Optional[int] = None) -> List[int]:
     if not out:
         raise ValueError(f"no frames in {spec!r}")
     return out
-
-
-def render_frames(doc: Document, frames: Sequence[int], animation: Optional[str] = None, fps: Optional[float] = None,
-                  skin: Optional[str] = None, scale: float = 1.0, fit: bool = False, **kw) -> List[Any]:
-    """Images of the given frames (frame k = after ``advance(0)`` and k ``advance(1/fps)``, as
-    :func:`openbone.bake.bake` counts them).  ``fit`` frames the pose instead of the artboard,
-    with one view for all frames."""
-    from .bake import start_animation
-    from .instance import Instance
-    fps = fps or doc.fps or 30.0
-    dt = 1.0 / fps
-    wanted = sorted(set(frames))
-
-    def fresh():
-        inst = Instance(doc, skin=skin)
-        start_animation(inst, animation)
-        inst.advance(0.0)
-        return inst
-
-    def poses():
-        """(frame, instance posed at it) for the wanted frames, in order."""
-        inst, k = fresh(), 0
-        for f in wanted:
-            while k < f:
-                inst.advance(dt)
-                k += 1
-            yield f, inst
-
-    if fit:  # one view for all frames: a first pass collects the points, a second draws
-        kw["view"] = View.fit([pose_points(inst) for _, inst in poses()], scale=scale)
-    snaps = {f: render_pose(inst, scale=scale, **kw) for f, inst in poses()}
-    return [snaps[f] for f in frames]
-
-
-def contact_sheet(images: Sequence[Any], columns: Optional[int] = None, background=(255, 255, 255, 255)):
-    """Frames side by side (a grid of ``columns``) in one image."""
-    from PIL import Image
-    n = len(images)
-    if n == 1:
-        return images[0]
-    columns = columns or min(n, 6)
-    rows = (n + columns - 1) // columns
-    w, h = images[0].size
-    sheet = Image.new("RGBA", (w * columns, h * rows), background)
-    for i, im in enumerate(images):
-        sheet.paste(im, ((i % columns) * w, (i // columns) * h))
-    return sheet
-
-
-def save_images(images: Sequence[Any], path: str, fps: float = 30.0, columns: Optional[int] = None) -> None:
-    """``.gif``: an animation at ``fps`` (looping); otherwise one image (a contact sheet
-    for several frames) in the format the extension names (png, webp, jpg...)."""
-    ext = os.path.splitext(path)[1].lower()
-    if ext == ".gif":
-        frames = [im.convert("RGB").convert("P", palette=1, colors=255) for im in images]
-        duration = max(20, int(round(1000 / fps)))
-        frames[0].save(path, save_all=True, append_images=frames[1:], duration=duration, loop=0, disposal=2)
-        return
-    sheet = contact_sheet(images, columns)
-    if ext in (".jpg", ".jpeg"):
-        sheet = sheet.convert("RGB")
-    sheet.save(path)
