@@ -433,6 +433,7 @@ struct ob_document {
     double reference_scale;      /* default 100 */
     int curve_mode;              /* OB_CURVE_MODE_* (curve_spine.h): "curveMode", an import extension */
     int pose_model;              /* OB_POSE_MODEL_* (curve_spine.h): "poseModel", an import extension */
+    int has_influence_offsets;   /* a deform timeline keys influenceOffsets (the extension) */
     int32_t timeline_total;      /* timelines over every animation (ob_timeline.serial) */
 
     int32_t bone_count; ob_bone_data *bones;

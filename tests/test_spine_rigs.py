@@ -82,3 +82,27 @@ def test_path_chains_join_tip_to_root(rig):
                         (anim.name, cid, a, b, tip, wb[4:6])
                 checked += 1
     assert checked > 0
+
+
+@pytest.mark.parametrize("rig, anim, skin", [("celestial-circus-pro", "swing", None),
+                                             ("hero-pro", "attack", "weapon/morningstar"),
+                                             ("spineboy-pro", "hoverboard", None)])
+def test_copy_and_pickle_carry_the_spine_state(rig, anim, skin):
+    # the Spine pose model's state (spine-core's physics, the update cache for the skin, which
+    # deforms are per influence) travels with Instance.copy() and pickling: the twins follow the
+    # original bit for bit
+    import pickle
+    doc = _doc(rig)
+    inst = openbone.Instance(doc)
+    if skin:
+        inst.set_skin(skin)
+    inst.set_animation(0, anim, True, 0)
+    for _ in range(7):
+        inst.advance(DT)
+    twins = [inst.copy(), pickle.loads(pickle.dumps(inst))]
+    for _ in range(30):
+        inst.advance(DT)
+        ref = np.asarray(inst.world).tobytes(), [np.asarray(it.vertices).tobytes() for it in inst.draw_list()]
+        for t in twins:
+            t.advance(DT)
+            assert (np.asarray(t.world).tobytes(), [np.asarray(it.vertices).tobytes() for it in t.draw_list()]) == ref
