@@ -291,10 +291,10 @@ static void load_timeline(ob_loader *L, const cJSON *o, ob_timeline *tl)
             if (tl->target == OB_TL_PHYSICS) props |= P(OB_P_RESET);
         }
         if (p >= 0 && (props & P(p))) tl->property = (ob_property)p;
-        if (tl->property == OB_P_INFLUENCE_OFFSETS) L->doc->has_influence_offsets = 1;
         else
             ob_warn(L, "property", "a %s timeline has no property \"%s\"; the timeline is skipped", target,
                     property ? property : "");
+        if (tl->property == OB_P_INFLUENCE_OFFSETS) L->doc->has_influence_offsets = 1;
     }
     if (tl->target == OB_TL_DEFORM || tl->target == OB_TL_SEQUENCE) {
         /* (id: slot, attachment): the attachment name as written, interned */

@@ -106,3 +106,15 @@ def test_copy_and_pickle_carry_the_spine_state(rig, anim, skin):
         for t in twins:
             t.advance(DT)
             assert (np.asarray(t.world).tobytes(), [np.asarray(it.vertices).tobytes() for it in t.draw_list()]) == ref
+
+
+ALL = SIX + ["spineboy-pro", "hero-pro", "raptor-pro", "tank-pro", "celestial-circus-pro"]
+
+
+@pytest.mark.parametrize("rig", ALL)
+def test_import_loads_without_skipped_timelines(rig):
+    # everything the import writes for the Spine pose model is read: the only loader notes are the
+    # Spine inherit modes (an extension) and tank's clipping weights (§8.3 ignores them)
+    doc = _doc(rig)
+    rest = [w for w in doc.warnings if "is a Spine inherit mode" not in w and "clipping weights" not in w]
+    assert rest == []
