@@ -7,12 +7,17 @@ ob_uvmap ob_atlas_uvmap(const ob_document *doc, const ob_region_data *r)
 {
     const ob_page_data *p = &doc->pages[r->page];
     double pw = p->width, ph = p->height, ow = r->original_width, oh = r->original_height;
-    if (!r->rotated) {
-        /* §8.7 u' = (r.x − offX)/P.w + u·origW/P.w, v' = (r.y − offY)/P.h + v·origH/P.h */
+    switch (r->rotation) {
+    case 90: /* §8.7 rotated: u' = (r.x + r.height + offY)/P.w − v·origH/P.w, v' = (r.y − offX)/P.h + u·origW/P.h */
+        return (ob_uvmap){(r->x + r->height + r->offset_y) / pw, 0, -oh / pw, (r->y - r->offset_x) / ph, ow / ph, 0};
+    case 180: /* extension (NOTES, Spine import): packed pixel (px, py) at page (x + w − px, y + h − py) */
+        return (ob_uvmap){(r->x + r->width + r->offset_x) / pw, -ow / pw, 0,
+                          (r->y + r->height + r->offset_y) / ph, 0, -oh / ph};
+    case 270: /* extension (NOTES, Spine import): packed pixel (px, py) at page (x + py, y + w − px) */
+        return (ob_uvmap){(r->x - r->offset_y) / pw, 0, oh / pw, (r->y + r->width + r->offset_x) / ph, -ow / ph, 0};
+    default: /* §8.7 u' = (r.x − offX)/P.w + u·origW/P.w, v' = (r.y − offY)/P.h + v·origH/P.h */
         return (ob_uvmap){(r->x - r->offset_x) / pw, ow / pw, 0, (r->y - r->offset_y) / ph, 0, oh / ph};
     }
-    /* §8.7 rotated: u' = (r.x + r.height + offY)/P.w − v·origH/P.w, v' = (r.y − offX)/P.h + u·origW/P.h */
-    return (ob_uvmap){(r->x + r->height + r->offset_y) / pw, 0, -oh / pw, (r->y - r->offset_x) / ph, ow / ph, 0};
 }
 
 void ob_uvmap_apply(const ob_uvmap *m, const double *uv, int32_t n, float *out)

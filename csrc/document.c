@@ -96,7 +96,15 @@ static void load_atlas(ob_loader *L, const cJSON *root)
         r.offset_y = ob_num(L, o, "offsetY", 0);
         r.original_width = ob_num(L, o, "originalWidth", r.width);
         r.original_height = ob_num(L, o, "originalHeight", r.height);
-        r.rotated = ob_bool(L, o, "rotated", 0);
+        r.rotation = ob_bool(L, o, "rotated", 0) ? 90 : 0;
+        if (cJSON_GetObjectItemCaseSensitive(o, "rotation")) {
+            /* extension (conformance/NOTES.md, Spine import): 0, 90, 180 or 270 clockwise; wins over rotated */
+            double deg = ob_num(L, o, "rotation", 0);
+            if (deg == 0 || deg == 90 || deg == 180 || deg == 270)
+                r.rotation = (int)deg;
+            else
+                ob_warn(L, "rotation", "region rotation %g is not 0, 90, 180 or 270: rotated used", deg);
+        }
         r.empty = ob_bool(L, o, "empty", 0);
         int32_t pc;
         r.polygon = ob_num_list(L, o, "polygon", &pc);

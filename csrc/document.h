@@ -418,7 +418,7 @@ typedef struct ob_page_data { const char *id, *name, *src; double width, height;
 typedef struct ob_region_data {
     int32_t image, page;
     double x, y, width, height, offset_x, offset_y, original_width, original_height;
-    int rotated, empty;
+    int rotation, empty; /* rotation: clockwise degrees the image is turned on the page: 0, 90, 180, 270 */
     int32_t polygon_count; double *polygon; /* pairs, used when ≥ 3 points */
 } ob_region_data;
 

@@ -393,16 +393,33 @@ void ob_animation_apply(ob_instance *inst, int32_t anim, double time, double alp
 /* ---- §5.2 eventsBetween / audioKeysBetween ---------------------------- */
 
 /* fire when prev < c·d + k ≤ next, cycles floor(prev/d)..floor(next/d) */
+/* §5.2 looping: the cycles c in [floor(prev/d), floor(next/d)] with
+** prev < c·d + key ≤ next.  t(c) = c·d + key never decreases with c, so those
+** cycles are consecutive: the cycles before floor((prev − key)/d) − 1 are
+** skipped in O(1) and the walk stops at the first t > next.  An advance that
+** crosses a key more than OB_MAX_CROSSINGS times (a jump of many cycles, not
+** playback) fires it for its first OB_MAX_CROSSINGS crossings only, so one
+** call is O(1) per key whatever dt is (issue 21; NOTES §5.2). */
 static void crossed(double key, double d, double prev, double next, int loop, ob_key_fn fn, void *ctx, int32_t i)
 {
     if (!loop || !(d > 0)) {
         if (prev < key && key <= next) fn(ctx, i);
         return;
     }
-    double c1 = floor(next / d);
-    for (double c = floor(prev / d); c <= c1; c++) {
+    double c = floor(prev / d), c1 = floor(next / d);
+    double skip = floor((prev - key) / d) - 1;  /* t(skip) <= prev: so is every earlier cycle's */
+    if (skip > c && skip * d + key <= prev) c = skip;
+    int fired = 0, idle = 0;
+    for (; c <= c1; c++) {
         double t = c * d + key;
-        if (prev < t && t <= next) fn(ctx, i);
+        if (t > next) break;
+        if (prev < t) {
+            fn(ctx, i);
+            if (++fired == OB_MAX_CROSSINGS) break;
+        } else if (++idle > 4) {
+            break;  /* rounding leaves at most ~3 such cycles after the skip */
+        }
+        if (c + 1 == c) break;  /* past 2^53 cycles: c++ no longer moves */
     }
 }
 

@@ -9,6 +9,11 @@
 ** (curve_spine.h) when it is ≠ 0, as spine-core does (a negative mix mirrors) */
 static inline int on(int spine, double m) { return spine ? m != 0 && !isnan(m) : m > 0; }
 
+/* §7.2 local mode has no per-channel gate (CLARIFICATIONS "Runtime rules the text leaves
+** open"): every channel runs with its mix as it is, negative included (§4.3 no clamp);
+** the Spine pose model keeps spine-core's m ≠ 0 */
+static inline int on_local(int spine, double m) { return spine ? on(1, m) : 1; }
+
 /* §7.2 skewOf(m) = wrap((atan2(d, b) − atan2(c, a))·RAD − 90) */
 static double skew_of(ob_mat m) { return ob_wrap_deg((atan2(m.d, m.b) - atan2(m.c, m.a)) * OB_RAD - 90); }
 
@@ -29,28 +34,28 @@ static void transform_local(ob_instance *inst, const ob_constraint_data *cd, int
     const ob_bone_data *s = &inst->doc->bones[cd->target];
     if (!cd->relative) {
         /* §7.2 local absolute */
-        if (on(spine, mr)) p->rotation += ob_wrap_deg(t->rotation + cd->offset_rotation - p->rotation) * mr;
-        if (on(spine, mt)) {
+        if (on_local(spine, mr)) p->rotation += ob_wrap_deg(t->rotation + cd->offset_rotation - p->rotation) * mr;
+        if (on_local(spine, mt)) {
             p->x += (t->x + cd->offset_x - p->x) * mt;
             p->y += (t->y + cd->offset_y - p->y) * mt;
         }
-        if (on(spine, ms)) {
+        if (on_local(spine, ms)) {
             p->scale_x += (t->scale_x + cd->offset_scale_x - p->scale_x) * ms;
             p->scale_y += (t->scale_y + cd->offset_scale_y - p->scale_y) * ms;
         }
-        if (on(spine, mh)) p->shear_y += (t->shear_y + cd->offset_shear - p->shear_y) * mh;
+        if (on_local(spine, mh)) p->shear_y += (t->shear_y + cd->offset_shear - p->shear_y) * mh;
     } else {
         /* §7.2 local relative (s = target data) */
-        if (on(spine, mr)) p->rotation += (ob_wrap_deg(t->rotation - s->rotation) + cd->offset_rotation) * mr;
-        if (on(spine, mt)) {
+        if (on_local(spine, mr)) p->rotation += (ob_wrap_deg(t->rotation - s->rotation) + cd->offset_rotation) * mr;
+        if (on_local(spine, mt)) {
             p->x += (t->x - s->x + cd->offset_x) * mt;
             p->y += (t->y - s->y + cd->offset_y) * mt;
         }
-        if (on(spine, ms)) {
+        if (on_local(spine, ms)) {
             p->scale_x *= 1 + ((s->scale_x != 0 ? t->scale_x / s->scale_x : 1) - 1 + cd->offset_scale_x) * ms;
             p->scale_y *= 1 + ((s->scale_y != 0 ? t->scale_y / s->scale_y : 1) - 1 + cd->offset_scale_y) * ms;
         }
-        if (on(spine, mh)) p->shear_y += (t->shear_y - s->shear_y + cd->offset_shear) * mh;
+        if (on_local(spine, mh)) p->shear_y += (t->shear_y - s->shear_y + cd->offset_shear) * mh;
     }
     ob_bone_update_subtree(inst, b, 1);
 }

@@ -12,12 +12,12 @@ from ._core import eval_curve
 from .document import Animation, Bone, Constraint, Document, Event, Skin, Slot, StateMachine, dumps, load, loads
 from .drawing import Bounds, DrawBatch, DrawItem
 from .instance import Instance, SlotState
-from .spine import import_skeleton_json
+from .spine import import_skeleton, import_skeleton_json
 
 __version__ = "0.1.0"
 
 __all__ = [
     "OpenBoneError", "Document", "Instance", "SlotState", "load", "loads", "dumps", "earcut",
     "format_number", "format_template", "Bone", "Slot", "Skin", "Animation", "Event", "Constraint",
-    "StateMachine", "eval_curve", "import_skeleton_json", "DrawItem", "DrawBatch", "Bounds",
+    "StateMachine", "eval_curve", "import_skeleton", "import_skeleton_json", "DrawItem", "DrawBatch", "Bounds",
 ]

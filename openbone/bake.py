@@ -33,7 +33,7 @@ from typing import Any, Dict, List, Optional, Union
 
 import numpy as np
 
-from .document import Document, OpenBoneError, load
+from .document import Document, OpenBoneError
 from .instance import Instance
 
 
@@ -110,8 +110,9 @@ def bake(doc: Union[Document, str, os.PathLike], animation: Optional[str] = None
     ``seconds``.  ``slots`` / ``draw`` switch the per-frame slot and draw-list
     arrays (these need one ``advance`` per frame in Python; ``world`` alone is a
     single C call when the build has ``Instance.bake``)."""
-    if not isinstance(doc, Document):
-        doc = load(doc)
+    if not isinstance(doc, Document):  # a path: OpenBone, or a Spine skeleton imported on the fly
+        from .spine.source import load_rig
+        doc = load_rig(os.fspath(doc))[0]
     if fps is None:
         fps = doc.fps if doc.fps > 0 else 30.0
     if animation is None and doc.animations:

@@ -194,16 +194,27 @@ def analyse(doc) -> Dict[str, List[str]]:
     return {"broken": broken, "warnings": warns}
 
 
-def _load(path: str):
-    """(doc, None) or (None, (exit code, message)).  Rigs are loaded by
-    openbone.pipeline.load_rig (.obone/.obonb by content, Spine skeleton JSON imported)."""
-    from .pipeline import load_rig
+def _load(path: str, **import_kw):
+    """(doc, None) or (None, (exit code, message)).  A Spine skeleton (.json / .skel, by
+    content) is imported on the fly (``import_kw`` go to openbone.import_skeleton),
+    saying so once on stderr."""
+    from .spine import load_rig
     try:
-        return load_rig(path), None
+        doc, kind = load_rig(path, **import_kw)
     except OSError as e:
         return None, (2, f"{path}: {e.strerror or e}")
     except OpenBoneError as e:
         return None, (1, f"{path}: {e}")
+    if kind:
+        _say_imported(path, doc, kind)
+    return doc, None
+
+
+def _say_imported(path: str, doc, kind: str) -> None:
+    atlas = getattr(doc, "import_atlas", None)
+    n = len(getattr(doc, "import_warnings", []))
+    print(f"openbone: {path}: imported from a {kind} ({'atlas ' + os.path.basename(atlas) if atlas else 'no atlas'}"
+          f"{f', {n} import warning' + ('s' if n != 1 else '') if n else ''})", file=sys.stderr)
 
 
 # ---- info ------------------------------------------------------------------
@@ -301,14 +312,29 @@ CONVERT_EXTENSIONS = {".obonb": "binary", ".obone": "json", ".json": "json"}
 
 def cmd_convert(args) -> int:
     from .atomic import atomic_write
-    doc, err = _load(args.input)
-    if err:
-        return _fail(err[1])
+    from .spine import rig_kind
     if args.format is None and args.output != "-":
         ext = os.path.splitext(args.output)[1].lower()
         if ext not in CONVERT_EXTENSIONS:
             return _fail(f"{args.output}: unknown output format {ext or '(no extension)'!r} "
                          f"(.obone or .json for JSON, .obonb for binary; --format overrides)")
+    try:
+        spine_input = rig_kind(args.input) is not None
+    except OSError as e:
+        return _fail(f"{args.input}: {e.strerror or e}")
+    kw: Dict[str, Any] = {}
+    if spine_input:  # issue 9/16: a Spine skeleton (JSON or .skel) is imported
+        kw = dict(curves=args.curves or "spine", pose_model=args.pose_model or "spine",
+                  atlas=False if args.no_atlas else args.atlas)
+        if args.output != "-":  # atlas page paths relative to where the document goes
+            kw["relative_to"] = os.path.dirname(os.path.abspath(args.output))
+    elif args.curves or args.pose_model or args.atlas or args.no_atlas:
+        return _fail(f"{args.input}: --curves, --pose-model and --atlas apply to Spine input only")
+    doc, err = _load(args.input, **kw)
+    if err:
+        return _fail(err[1])
+    for w in getattr(doc, "import_warnings", []):
+        print(f"openbone: warning: {w}", file=sys.stderr)
     binary = CONVERT_EXTENSIONS.get(os.path.splitext(args.output)[1].lower()) == "binary" \
         if args.format is None else args.format == "binary"
     data = dumps(doc, binary=binary, indent=None if args.compact else 2)
@@ -376,8 +402,24 @@ def _report(args, records, what) -> int:
     return code
 
 
+def _say_spine_rigs(rigs) -> None:
+    """Once per Spine rig: it is imported on the fly (where each task loads it)."""
+    from .spine import find_atlas, rig_kind
+    from .spine.source import KIND_NAMES
+    for rig in rigs:
+        try:
+            kind = rig_kind(rig)
+        except OSError:
+            continue  # the pipeline reports it
+        if kind:
+            atlas = find_atlas(rig)
+            print(f"openbone: {rig}: imported from a {KIND_NAMES[kind]} "
+                  f"({'atlas ' + os.path.basename(atlas) if atlas else 'no atlas'})", file=sys.stderr)
+
+
 def _run_pipeline(args, fn, **kw) -> int:
     from . import pipeline
+    _say_spine_rigs(kw.get("rigs") or [])
     try:
         client = _client(args)
     except (ImportError, OSError, ValueError) as e:
@@ -519,7 +561,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "constraints by kind, state machines, images and atlas pages, and warnings "
                                    "(what the loader dropped, unreachable states, unused images).",
                        epilog="example: openbone info examples/hero.obone")
-    i.add_argument("rig", help=".obone or .obonb file")
+    i.add_argument("rig", help=".obone or .obonb file, or a Spine .json / .skel (imported on the fly)")
     i.add_argument("-v", "--verbose", action="store_true", help="also list the bone tree and the slots")
     i.add_argument("--json", action="store_true", help="the summary as JSON")
     i.set_defaults(func=cmd_info)
@@ -527,24 +569,33 @@ def build_parser() -> argparse.ArgumentParser:
     v = sub.add_parser("validate", help="check rigs' references; exit 1 when one is broken",
                        description=VALIDATE_HELP, formatter_class=argparse.RawDescriptionHelpFormatter,
                        epilog="example: openbone validate examples/hero.obone --json")
-    v.add_argument("rigs", nargs="+", metavar="RIG")
+    v.add_argument("rigs", nargs="+", metavar="RIG", help=".obone / .obonb, or Spine .json / .skel (imported)")
     v.add_argument("--json", action="store_true", help="a JSON report for pipelines")
     v.add_argument("--strict", action="store_true", help="warnings fail too (exit 1)")
     v.add_argument("-q", "--quiet", action="store_true", help="print only broken references and errors")
     v.set_defaults(func=cmd_validate)
 
-    cv = sub.add_parser("convert", help="convert between .obone (JSON) and .obonb (binary)",
+    cv = sub.add_parser("convert", help="convert between .obone (JSON) and .obonb (binary); import Spine",
                         description="Convert a rig between .obone JSON (indented, or --compact) and .obonb "
                                     "binary, losslessly under the binary rules (float32 values widen to 7 "
                                     "significant digits; everything else is kept as written).  The output is "
                                     "written to a temporary file and renamed, so a failure leaves an existing "
-                                    "file intact.",
+                                    "file intact. A Spine skeleton (.json or .skel 4.2, told apart by content) "
+                                    "is imported, textured from its .atlas; what could not be mapped exactly is "
+                                    "printed as warnings.",
                         epilog="example: openbone convert examples/hero.obone /tmp/hero.obonb")
-    cv.add_argument("input", help=".obone or .obonb (the format is read from the content), or Spine .json")
+    cv.add_argument("input", help=".obone, .obonb, or a Spine .json / .skel (read from the content)")
     cv.add_argument("output", help=".obonb binary, .obone / .json JSON (other extensions: exit 2 unless --format); "
                                    "- for stdout")
     cv.add_argument("--compact", action="store_true", help="compact JSON instead of indented")
     cv.add_argument("--format", choices=["json", "binary"], help="override the format the extension picks")
+    cv.add_argument("--curves", choices=["spine", "exact", "linear"],
+                    help="Spine input: bezier curves sampled as spine-core does (default), solved exactly, or "
+                         "baked into linear keys")
+    cv.add_argument("--pose-model", choices=["spine", "openbone"],
+                    help="Spine input: pose with spine-core's rules (default) or OpenBone's")
+    cv.add_argument("--atlas", help="Spine input: the .atlas (default: found beside it by Spine's naming)")
+    cv.add_argument("--no-atlas", action="store_true", help="Spine input: no atlas (untextured)")
     cv.set_defaults(func=cmd_convert)
 
     b = sub.add_parser("bake", help="bake animations into NumPy (.npz) or Zarr arrays",
@@ -561,7 +612,8 @@ def build_parser() -> argparse.ArgumentParser:
                               "failed (the others still run). examples: openbone bake examples/hero.obone "
                               "--animation walk -o walk.npz;  openbone bake c1/hero.obone c2/hero.obone "
                               "--all-animations -o 'out/{relpath}-{animation}.npz' --dask --json")
-    b.add_argument("rigs", nargs="+", metavar="RIG", help="one or more .obone / .obonb files")
+    b.add_argument("rigs", nargs="+", metavar="RIG",
+                   help="one or more .obone / .obonb files, or Spine .json / .skel (imported on the fly)")
     b.add_argument("--fps", type=_positive(float), help="frames per second (default: the rig's fps)")
     b.add_argument("--seconds", type=_positive(float), help="length to bake (default: the animation's)")
     b.add_argument("--frames", type=_positive(int), help="number of frames (overrides --seconds)")
@@ -586,7 +638,8 @@ def build_parser() -> argparse.ArgumentParser:
                         epilog="examples: openbone render examples/hero.obone --animation walk --frames 0 "
                                "-o pose.png;  openbone render examples/hero.obone --all-animations "
                                "--sheet hero.png")
-    rn.add_argument("rigs", nargs="+", metavar="RIG")
+    rn.add_argument("rigs", nargs="+", metavar="RIG",
+                    help=".obone / .obonb, or Spine .json / .skel (imported, textured from the atlas beside it)")
     rn.add_argument("--frames", help="frame numbers: 0 | 0,10,20 | 0:30 | 0:30:5 | all (default 0; all for --sheet)")
     rn.add_argument("--fps", type=_positive(float), help="frames per second (default: the rig's fps)")
     out = rn.add_mutually_exclusive_group(required=True)
@@ -596,7 +649,9 @@ def build_parser() -> argparse.ArgumentParser:
     rn.add_argument("--bones-on-sheet", action="store_true", help="draw the bones on sheet frames too")
     rn.add_argument("--scale", type=_positive(float), default=1.0, help="pixels per artboard pixel (default 1)")
     rn.add_argument("--size", type=_size, help="resize every frame to WIDTHxHEIGHT")
-    rn.add_argument("--fit", action="store_true", help="frame the pose instead of the artboard")
+    rn.add_argument("--fit", action="store_true",
+                    help="frame what is drawn (the draw list's bounds; the bones when nothing is drawn) "
+                         "instead of the artboard")
     rn.add_argument("--columns", type=_positive(int), help="frames per row of a grid")
     rn.add_argument("--background", help="hex colour (default: the rig's background)")
     rn.add_argument("--transparent", action="store_true", help="no background")

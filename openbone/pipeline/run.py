@@ -81,7 +81,7 @@ def _render(task: Task) -> Dict[str, Any]:
         from ..atomic import write_text
         from ..bake import start_animation
         from ..instance import Instance
-        from ..render import View, pose_points
+        from ..render import View, drawn_points
         if len(frames) != 1:
             raise ValueError("an .svg shows one frame (--frames N)")
         inst = Instance(doc, skin=task.skin)
@@ -89,7 +89,8 @@ def _render(task: Task) -> Dict[str, Any]:
         inst.advance(0.0)
         for _ in range(frames[0]):
             inst.advance(1.0 / fps)
-        view = View.fit([pose_points(inst)], scale=o.get("scale", 1.0)) if o.get("fit") else None
+        view = View.fit([drawn_points(inst, attachments=kw.get("attachments", True), bones=bool(kw.get("bones", True)))],
+                        scale=o.get("scale", 1.0)) if o.get("fit") else None
         write_text(task.output, pose_svg(inst, view=view, scale=o.get("scale", 1.0),
                                          **{k: kw[k] for k in ("bones", "boxes", "attachments", "background")
                                             if k in kw}), overwrite=task.overwrite)
@@ -111,7 +112,7 @@ def _sheet(task: Task) -> Dict[str, Any]:
     skeleton origin, the pivot, sits at the same pixel in every frame)."""
     from ..bake import start_animation
     from ..instance import Instance
-    from ..render import Textures, View, pose_points, render_pose
+    from ..render import Textures, View, drawn_points, render_pose
     from ..render.output import save_sprite_sheet
     o = task.options
     doc = _doc(task.rig)
@@ -129,7 +130,8 @@ def _sheet(task: Task) -> Dict[str, Any]:
                 k += 1
             poses.append((anim, f, inst.copy()))
     scale = o.get("scale", 1.0)
-    view = View.fit([pose_points(p) for _, _, p in poses], scale=scale) if o.get("fit", True) else \
+    view = View.fit([drawn_points(p, attachments=o.get("attachments", True), bones=bool(o.get("bones", False)))
+                     for _, _, p in poses], scale=scale) if o.get("fit", True) else \
         View.artboard(doc, scale)
     pivot = tuple(view.to_px([[0.0, 0.0]])[0])
     textures = Textures(doc)

@@ -11,13 +11,12 @@ format's extension.  Two tasks writing the same file, or an existing output with
 """
 from __future__ import annotations
 
-import json
 import os
 import re
 from dataclasses import asdict, dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Union
 
-from ..document import Document, OpenBoneError, load
+from ..document import Document
 
 ALL = "all"
 
@@ -50,25 +49,11 @@ class Task:
 
 def load_rig(path: Union[str, os.PathLike]) -> Document:
     """The one place rigs are loaded from files (CLI, pipelines, workers): ``.obone`` /
-    ``.obonb`` by content; a skeleton JSON 4.2 (Spine) ``.json`` through the importer.
+    ``.obonb`` by content; a Spine skeleton (JSON or ``.skel``, by content) through the
+    importer, textured from the atlas beside it (``openbone.spine.load_rig``).
     Raises OSError (unreadable) or OpenBoneError (not a rig)."""
-    path = os.fspath(path)
-    try:
-        return load(path)
-    except OpenBoneError:
-        if not path.lower().endswith(".json"):
-            raise
-        from ..spine import import_skeleton_json, is_skeleton_json
-        try:
-            with open(path, encoding="utf-8") as f:
-                src = json.load(f)
-        except ValueError:
-            raise
-        if not is_skeleton_json(src):
-            raise
-        doc = import_skeleton_json(src, name=os.path.splitext(os.path.basename(path))[0])
-        doc.source = path
-        return doc
+    from ..spine import load_rig as load_any
+    return load_any(os.fspath(path))[0]
 
 
 _UNSAFE = re.compile(r"[^\w.+-]+", re.UNICODE)

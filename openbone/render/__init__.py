@@ -12,11 +12,11 @@ from .engine import (BLEND_MODES, HIGHLIGHT_COLOR, constraint_parts, path_curves
 from .output import (FORMATS, RASTER, check_extension, contact_sheet, pack_shelves, pose_svg, save_images,
                      save_sprite_sheet, sprite_sheet, write_mp4)
 from .scene import (BONE_COLOR, BOX_COLOR, CLIP_COLOR, PreviewItem, Textures, View, _boundary_edges, _require_pillow,
-                    _rgba8, attachment_world_vertices, clip_masks, doc_info, draw_items, outlines, parse_frames,
-                    parse_hex, pose_points, preview_items, texture_files)
+                    _rgba8, attachment_world_vertices, clip_masks, doc_info, draw_items, drawn_points, outlines,
+                    parse_frames, parse_hex, pose_points, preview_items, texture_files)
 
 __all__ = [
     "render_pose", "render_array", "render_frames", "require_skia", "View", "Textures", "parse_frames", "parse_hex",
     "save_images", "save_sprite_sheet", "sprite_sheet", "pose_svg", "contact_sheet", "draw_items", "outlines",
-    "pose_points", "texture_files", "constraint_parts", "path_curves",
+    "pose_points", "drawn_points", "texture_files", "constraint_parts", "path_curves",
 ]

@@ -26,7 +26,7 @@ import numpy as np
 
 from ..document import Document
 from .scene import (BONE_COLOR, BOX_COLOR, CLIP_COLOR, Textures, View, _boundary_edges, _rgba8, attachment_world_vertices,
-                    doc_info, draw_items, outlines, parse_hex, pose_points)
+                    doc_info, draw_items, drawn_points, outlines, parse_hex)
 
 HIGHLIGHT_COLOR = (255, 140, 0, 255)
 IK_COLOR = (230, 60, 40, 255)
@@ -217,20 +217,28 @@ def _draw_item(cv: _Canvas, item, textures: Optional[Textures], mask: Optional[n
         colors = ((c8[:, 3] << 24) | (c8[:, 0] << 16) | (c8[:, 1] << 8) | c8[:, 2]).tolist()
         if len(colors) < len(v):
             colors += [0xFFFFFFFF] * (len(v) - len(colors))
+    blend = getattr(skia.BlendMode, BLEND_MODES.get(getattr(item, "blend", "normal"), "kSrcOver"))
     paint = skia.Paint(AntiAlias=True)
-    paint.setBlendMode(getattr(skia.BlendMode, BLEND_MODES.get(getattr(item, "blend", "normal"), "kSrcOver")))
+    paint.setBlendMode(blend)
     texs = None
     if tex is not None and uvs is not None and len(uvs):
         uv = np.asarray(uvs, dtype=np.float64).reshape(-1, 2)[: len(v)] * (tex.width(), tex.height())
         texs = _points(uv)
-        b = skia.RuntimeShaderBuilder(_tint_effect())
-        light = color if colors is None else np.ones(4)
-        b.setUniform("light", [float(x) for x in np.clip(light, 0, 1)])
-        b.setUniform("dark", [float(x) for x in np.clip(dark[:3], 0, 1)] + [1.0] if dark is not None else
-                     [0.0, 0.0, 0.0, 1.0])
-        b.setChild("tex", tex.makeShader(skia.TileMode.kClamp, skia.TileMode.kClamp,
-                                         skia.SamplingOptions(skia.FilterMode.kLinear)))
-        paint.setShader(b.makeShader())
+        light = [float(x) for x in np.clip(color if colors is None else np.ones(4), 0, 1)]
+        dark4 = [float(x) for x in np.clip(dark[:3], 0, 1)] + [1.0] if dark is not None else [0.0, 0.0, 0.0, 1.0]
+        # skia-python's Paint.setShader costs ~0.5 s with a page-sized image shader (measured: 1024 x 1024,
+        # any image kind) while copying a Paint that holds one is free: one paint per texture, tint and blend
+        key = ("paint", getattr(item, "texture", None), tuple(light), tuple(dark4), int(blend))
+        cached = textures.cache.get(key)
+        if cached is None:
+            b = skia.RuntimeShaderBuilder(_tint_effect())
+            b.setUniform("light", light)
+            b.setUniform("dark", dark4)
+            b.setChild("tex", tex.makeShader(skia.TileMode.kClamp, skia.TileMode.kClamp,
+                                             skia.SamplingOptions(skia.FilterMode.kLinear)))
+            paint.setShader(b.makeShader())
+            textures.cache[key] = cached = paint
+        paint = skia.Paint(cached)
     elif colors is None:
         paint.setColor4f(_color4f(color))
     else:
@@ -433,8 +441,9 @@ def render_pose(inst, view: Optional[View] = None, scale: float = 1.0, backgroun
 def render_frames(doc: Document, frames: Sequence[int], animation: Optional[str] = None, fps: Optional[float] = None,
                   skin: Optional[str] = None, scale: float = 1.0, fit: bool = False, size=None, **kw) -> List[Any]:
     """Images of the given frames (frame k = after ``advance(0)`` and k ``advance(1/fps)``, as
-    :func:`openbone.bake.bake` counts them).  ``fit`` frames the pose instead of the artboard,
-    with one view for all frames (``size`` = (w, h) fits it into that many pixels)."""
+    :func:`openbone.bake.bake` counts them).  ``fit`` frames what is drawn (:func:`drawn_points`:
+    the draw list's bounds, the bones when nothing is drawn) instead of the artboard, with one
+    view for all frames (``size`` = (w, h) fits it into that many pixels)."""
     from ..bake import start_animation
     from ..instance import Instance
     fps = fps or doc.fps or 30.0
@@ -453,6 +462,8 @@ def render_frames(doc: Document, frames: Sequence[int], animation: Optional[str]
             yield f, inst
 
     if fit:  # one view for all frames: a first pass collects the points, a second draws
-        kw["view"] = View.fit([pose_points(inst) for _, inst in poses()], scale=scale, size=size)
+        kw["view"] = View.fit([drawn_points(inst, attachments=kw.get("attachments", True),
+                                            bones=bool(kw.get("bones", True))) for _, inst in poses()],
+                              scale=scale, size=size)
     snaps = {f: render_pose(inst, scale=scale, textures=textures, **kw) for f, inst in poses()}
     return [snaps[f] for f in frames]

@@ -411,6 +411,19 @@ def pose_points(inst, items: Optional[List[Any]] = None) -> np.ndarray:
     return np.concatenate(parts) if parts else np.zeros((0, 2))
 
 
+def drawn_points(inst, attachments: bool = True, bones: bool = True) -> np.ndarray:
+    """What ``render --fit`` frames: the draw list's vertices (what is drawn); the bones
+    only when nothing else is drawn (no attachments, or ``attachments=False``)."""
+    if attachments:
+        items = [np.asarray(it.vertices, dtype=np.float64).reshape(-1, 2) for it in draw_items(inst)]
+        items = [p for p in items if len(p)]
+        if items:
+            return np.concatenate(items)
+    if not bones:
+        return np.zeros((0, 2))
+    return pose_points(inst, items=[])
+
+
 # ---- frames of an animation ------------------------------------------------
 
 def parse_frames(spec: Optional[str], count: Optional[int] = None) -> List[int]:

@@ -427,13 +427,14 @@ class _Importer:
         """A region with a Spine sequence → an OpenBone sequence attachment showing
         frame ``setupIndex`` (fps 0, offset = setupIndex); sequence keys drive it."""
         count, start, digits = seq.get("count", 0), seq.get("start", 1), seq.get("digits", 0)
+        setup = seq.get("setup", seq.get("setupIndex", 0))  # Spine's JSON names it "setup"
         frames = []
         for i in range(count):
             p = path + str(start + i).zfill(digits)
             frames.append({"image": self.image(p, region["width"], region["height"])})
         out = dict(region)
         out.update({"type": "sequence", "frames": frames, "fps": 0, "mode": "loop",
-                    "offset": seq.get("setupIndex", 0)})
+                    "offset": setup})
         return out
 
     def skins(self) -> List[Dict[str, Any]]:
@@ -1192,22 +1193,24 @@ def _weighted_deform_at_keys(imp: "_Importer", doc: Dict[str, Any]) -> None:
         key["value"] = imp.weighted_deform(weights, full, np.array(inst.world, dtype=np.float64))
 
 
-def skeleton_json_to_dict(src: Union[str, os.PathLike, Dict[str, Any]], curves: str = "spine",
+def skeleton_json_to_dict(src: Union[str, os.PathLike, Dict[str, Any], bytes], curves: str = "spine",
                           name: Optional[str] = None, warnings: Optional[List[str]] = None,
-                          pose_model: str = "spine") -> Dict[str, Any]:
-    """The OpenBone document dict for a skeleton JSON file (path) or parsed dict.
-    ``warnings`` (a list) receives what could not be mapped exactly."""
+                          pose_model: str = "spine", atlas: Any = None, relative_to: Optional[str] = None,
+                          _meta: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+    """The OpenBone document dict for a Spine skeleton: a path or bytes (skeleton JSON
+    or a ``.skel`` binary export, told apart by content) or the parsed JSON dict.
+    ``warnings`` (a list) receives what could not be mapped exactly.  ``atlas``: the
+    texture atlas (a path or :class:`openbone.spine.atlas.Atlas`; default: the one beside
+    the skeleton file, by Spine's naming; ``False``: none), mapped onto the OpenBone atlas
+    section (``source.attach_atlas``).  Malformed input raises OpenBoneError naming the
+    place in the Spine file (``read.py``)."""
+    from .read import check_finite
+    from .source import attach_atlas, read_source
     images_dir = "images/"
-    if not isinstance(src, dict):
-        path = os.fspath(src)
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-        if name is None:
-            name = os.path.splitext(os.path.basename(path))[0]
-    else:
-        data = src
-    if not is_skeleton_json(data):
-        raise ValueError("not a skeleton JSON file (no top-level \"skeleton\" and \"bones\")")
+    early: List[str] = []
+    data, path, kind = read_source(src, early)
+    if name is None and path is not None:
+        name = os.path.splitext(os.path.basename(path))[0]
     head = data.get("skeleton") or {}
     if head.get("images"):
         images_dir = head["images"].lstrip("./") if head["images"].startswith("./") else head["images"]
@@ -1219,26 +1222,30 @@ def skeleton_json_to_dict(src: Union[str, os.PathLike, Dict[str, Any]], curves: 
     # pass 1: bones only, for the setup pose (weighted vertices, weighted deform)
     imp.setup_world = _setup_world({"skeleton": {"bones": [imp.bone(b) for b in imp.bones]}})
     imp.warnings.clear()
-    doc = imp.build()
-    if imp.weighted_keys:
-        _weighted_deform_at_keys(imp, doc)
+    with np.errstate(all="ignore"):  # extreme input overflows: check_finite says where, once
+        doc = imp.build()
+        check_finite(doc)
+        if imp.weighted_keys:
+            _weighted_deform_at_keys(imp, doc)
+            check_finite(doc)
+    imp.warnings[:0] = early
+    used = attach_atlas(doc, atlas, path, imp.warnings, relative_to)
+    if _meta is not None:
+        _meta.update(path=path, kind=kind, atlas=used)
     if warnings is not None:
         warnings.extend(imp.warnings)
     return doc
 
 
 def import_skeleton_json(src: Union[str, os.PathLike, Dict[str, Any]], curves: str = "spine",
-                         name: Optional[str] = None, pose_model: str = "spine"):
+                         name: Optional[str] = None, pose_model: str = "spine", atlas: Any = None):
     """Import a skeleton JSON 4.2 file (a path or the parsed dict) as an
     :class:`openbone.Document`.  ``curves="spine"`` (default) samples beziers as
     the Spine runtime does (10 segments per span); ``"exact"`` solves them.
     ``pose_model="spine"`` (default) writes ``"poseModel": "spine"``: the
     runtime poses it as spine-core 4.2 (constraints, inherit modes, physics,
     per-influence deform, looping time); ``"openbone"`` writes a plain OpenBone
-    document posed by the OpenBone rules."""
-    from ..document import loads
-    warns: List[str] = []
-    d = skeleton_json_to_dict(src, curves=curves, name=name, warnings=warns, pose_model=pose_model)
-    doc = loads(json.dumps(d))
-    doc.import_warnings = warns  # type: ignore[attr-defined]
-    return doc
+    document posed by the OpenBone rules.  ``atlas``: see
+    :func:`openbone.import_skeleton` (which also reads ``.skel``)."""
+    from .source import import_skeleton
+    return import_skeleton(src, atlas=atlas, curves=curves, name=name, pose_model=pose_model)

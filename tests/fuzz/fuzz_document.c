@@ -18,6 +18,38 @@
 
 #include "include/openbone.h"
 
+/* issue 22: past the loader, on an instance of its own: up to four animations on
+** track 0, cross-faded into each other with the next one queued on track 1 (§5/§6:
+** timelines, mixing and the constraints they key), the draw list after each; then
+** the first state machine (§9) with its inputs set and fired (errors for missing
+** indices are fine), pointer events queued, a few frames and the draw list. */
+static void play(const ob_document *doc)
+{
+    ob_error err;
+    ob_instance *inst = ob_instance_create(doc, &err);
+    if (!inst) return;
+    int anims = ob_document_animation_count(doc);
+    for (int a = 0; a < anims && a < 4; a++) {
+        ob_instance_set_animation(inst, 0, a, a & 1, 0.1);
+        if (anims > 1) ob_instance_add_animation(inst, 1, (a + 1) % anims, 0, 0.2, 0.1);
+        for (int f = 0; f < 4; f++) ob_instance_advance(inst, f == 2 ? 0.3 : 1.0 / 30);
+        ob_instance_draw(inst);
+    }
+    ob_instance_free(inst);
+    if (ob_document_state_machine_count(doc) <= 0 || !(inst = ob_instance_create(doc, &err))) return;
+    if (ob_instance_start_state_machine(inst, 0) == OB_OK) {
+        for (int f = 0; f < 6; f++) {
+            ob_instance_set_input_number(inst, f % 4, f * 0.5 - 1);
+            ob_instance_set_input_bool(inst, (f + 1) % 4, f & 1);
+            ob_instance_fire(inst, (f + 2) % 4);
+            ob_instance_pointer(inst, (ob_pointer_type)(f % 3), 10.0 * f - 20, 5.0 * f - 10);
+            ob_instance_advance(inst, f == 3 ? 0.4 : 1.0 / 30);
+        }
+        ob_instance_draw(inst);
+    }
+    ob_instance_free(inst);
+}
+
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -25,6 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ob_error err;
     ob_document *doc = ob_document_load(data, size, &err);
     if (!doc) return 0;
+    play(doc);
     ob_instance *inst = ob_instance_create(doc, &err);
     if (inst) {
         int skins = ob_document_skin_count(doc);
