@@ -46,7 +46,10 @@ int ob_constraints_create(ob_instance *inst)
         !s->saved_inherit || !s->keyed_inherit)
         return -1;  /* freed by ob_constraints_free via ob_instance_free */
     setup_world(doc, s->setup_world);  /* §7.2: computed once and cached */
-    for (int32_t c = 0; c < doc->constraint_count; c++) s->spine_physics[c].reset = 1;
+    for (int32_t c = 0; c < doc->constraint_count; c++) {
+        s->spine_physics[c].reset = 1;
+        s->spine_physics[c].pow_step = NAN;  /* no damping^(60·step) cached yet */
+    }
     return 0;
 }
 

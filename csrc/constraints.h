@@ -26,6 +26,7 @@ typedef struct ob_spine_physics {
     double x_offset, x_velocity, y_offset, y_velocity;
     double rotate_offset, rotate_velocity, scale_offset, scale_velocity;
     double remaining, last_time;
+    double pow_damping, pow_step, pow_value; /* damping^(60·step), kept while both stay (a cache) */
 } ob_spine_physics;
 
 /* §7.3 one sampled path point: position and tangent direction (tx, ty);

@@ -122,12 +122,27 @@ void ob_apply_physics(ob_instance *inst, int32_t c, double dt)
 void ob_physics_reset_spine(ob_instance *inst, int32_t c)
 {
     ob_spine_physics *s = &inst->cons->spine_physics[c];
+    double pd = s->pow_damping, ps = s->pow_step, pv = s->pow_value;  /* the cache survives */
     memset(s, 0, sizeof *s);
+    s->pow_damping = pd;
+    s->pow_step = ps;
+    s->pow_value = pv;
     s->last_time = inst->clock;
     s->reset = 1;
 }
 
 #define OB_SPINE_PHYSICS_STEPS 10000
+
+/* damping^(60·step): pow only when the damping or the step changes (the same bits) */
+static double spine_decay(ob_spine_physics *s, double damping, double t)
+{
+    if (!ob_same_bits(damping, s->pow_damping) || !ob_same_bits(t, s->pow_step)) {
+        s->pow_damping = damping;
+        s->pow_step = t;
+        s->pow_value = pow(damping, 60 * t);
+    }
+    return s->pow_value;
+}
 
 static inline double clamp_abs(double u, double q) { return u > q ? q : u < -q ? -q : u; }
 
@@ -177,7 +192,7 @@ void ob_apply_physics_spine(ob_instance *inst, int32_t c)
                 s->uy = by;
             }
             if (a >= t) {
-                d = pow(damping, 60 * t);
+                d = spine_decay(s, damping, t);
                 double m = mass_inverse * t, e = strength, w = v[OB_CV_WIND] * f, g = v[OB_CV_GRAVITY] * f;
                 do {
                     if (x) {
@@ -218,7 +233,7 @@ void ob_apply_physics_spine(ob_instance *inst, int32_t c)
             }
             a = s->remaining;
             if (a >= t) {
-                if (d == -1) d = pow(damping, 60 * t);
+                if (d == -1) d = spine_decay(s, damping, t);
                 double m = mass_inverse * t, e = strength, w = v[OB_CV_WIND], g = v[OB_CV_GRAVITY], h = l / f;
                 for (;;) {
                     a -= t;
