@@ -313,6 +313,49 @@ static int32_t spine_find(const double *lengths, int32_t n, double *p, int32_t c
     }
 }
 
+/* spine-core 4.2's forward differences of the cubic q over n equal steps
+** (k1, k2, k3 = 3/n, 3/n², 6/n³ as spine-core writes them): the chord
+** lengths summed on from start, each partial sum into ends[0..n−1] */
+static double spine_steps(const double q[8], int n, double k1, double k2, double k3, double start, double *ends)
+{
+    double x1 = q[0], y1 = q[1], cx1 = q[2], cy1 = q[3], cx2 = q[4], cy2 = q[5], x2 = q[6], y2 = q[7];
+    double tmpx = (x1 - cx1 * 2 + cx2) * k2, tmpy = (y1 - cy1 * 2 + cy2) * k2;
+    double dddfx = ((cx1 - cx2) * 3 - x1 + x2) * k3, dddfy = ((cy1 - cy2) * 3 - y1 + y2) * k3;
+    double ddfx = tmpx * 2 + dddfx, ddfy = tmpy * 2 + dddfy;
+    double dfx = (cx1 - x1) * k1 + tmpx + dddfx * 0.16666667, dfy = (cy1 - y1) * k1 + tmpy + dddfy * 0.16666667;
+    double len = start + sqrt(dfx * dfx + dfy * dfy);
+    ends[0] = len;
+    for (int i = 1; i < n - 2; i++) {
+        dfx += ddfx;
+        dfy += ddfy;
+        ddfx += dddfx;
+        ddfy += dddfy;
+        len += sqrt(dfx * dfx + dfy * dfy);
+        ends[i] = len;
+    }
+    dfx += ddfx;
+    dfy += ddfy;
+    len += sqrt(dfx * dfx + dfy * dfy);
+    ends[n - 2] = len;
+    dfx += ddfx + dddfx;
+    dfy += ddfy + dddfy;
+    len += sqrt(dfx * dfx + dfy * dfy);
+    ends[n - 1] = len;
+    return len;
+}
+
+/* A position on the path: wrapped into [0, length) when closed; else −1
+** before the start, 1 past the end, 0 on it */
+static int spine_where(double *p, double path_length, int closed)
+{
+    if (closed) {
+        *p = fmod(*p, path_length);
+        if (*p < 0) *p += path_length;
+        return 0;
+    }
+    return *p < 0 ? -1 : *p > path_length ? 1 : 0;
+}
+
 static double spine_multiplier(const ob_constraint_data *cd, double path_length, int32_t spaces_count)
 {
     switch (cd->spacing_mode) {
@@ -338,17 +381,15 @@ static void spine_positions_raw(const ob_constraint_data *cd, const ob_attachmen
         double space = spaces[i] * multiplier;
         position += space;
         double p = position;
-        if (att->closed) {
-            p = fmod(p, path_length);
-            if (p < 0) p += path_length;
-            curve = 0;
-        } else if (p < 0) {
+        int where = spine_where(&p, path_length, att->closed);
+        if (where < 0) {
             spine_add_before(p, V + 2, out + o);
             continue;
-        } else if (p > path_length) {
+        } else if (where > 0) {
             spine_add_after(p - path_length, V + vl - 6, out + o);
             continue;
         }
+        if (att->closed) curve = 0;
         curve = spine_find(lengths, curve_count + 1, &p, curve);
         double q[8];
         if (att->closed && curve == curve_count) {
@@ -382,40 +423,10 @@ static void spine_positions(ob_instance *inst, const ob_constraint_data *cd, con
         vl -= 4;
         world += 2;
     }
-    double *curves = inst->cons->path_table;
-    double path_length = 0;
-    double x1 = world[0], y1 = world[1], cx1, cy1, cx2, cy2, x2, y2;
-    double tmpx, tmpy, dddfx, dddfy, ddfx, ddfy, dfx, dfy;
-    for (int32_t i = 0, w = 2; i < curve_count; i++, w += 6) {
-        cx1 = world[w];
-        cy1 = world[w + 1];
-        cx2 = world[w + 2];
-        cy2 = world[w + 3];
-        x2 = world[w + 4];
-        y2 = world[w + 5];
-        tmpx = (x1 - cx1 * 2 + cx2) * 0.1875;
-        tmpy = (y1 - cy1 * 2 + cy2) * 0.1875;
-        dddfx = ((cx1 - cx2) * 3 - x1 + x2) * 0.09375;
-        dddfy = ((cy1 - cy2) * 3 - y1 + y2) * 0.09375;
-        ddfx = tmpx * 2 + dddfx;
-        ddfy = tmpy * 2 + dddfy;
-        dfx = (cx1 - x1) * 0.75 + tmpx + dddfx * 0.16666667;
-        dfy = (cy1 - y1) * 0.75 + tmpy + dddfy * 0.16666667;
-        path_length += sqrt(dfx * dfx + dfy * dfy);
-        dfx += ddfx;
-        dfy += ddfy;
-        ddfx += dddfx;
-        ddfy += dddfy;
-        path_length += sqrt(dfx * dfx + dfy * dfy);
-        dfx += ddfx;
-        dfy += ddfy;
-        path_length += sqrt(dfx * dfx + dfy * dfy);
-        dfx += ddfx + dddfx;
-        dfy += ddfy + dddfy;
-        path_length += sqrt(dfx * dfx + dfy * dfy);
+    double *curves = inst->cons->path_table, path_length = 0, ends[4];
+    for (int32_t i = 0; i < curve_count; i++) {  /* 4 steps a curve, summed on from the last */
+        path_length = spine_steps(world + 6 * i, 4, 0.75, 0.1875, 0.09375, path_length, ends);
         curves[i] = path_length;
-        x1 = x2;
-        y1 = y2;
     }
     if (cd->position_mode == OB_POS_PERCENT) position *= path_length;
     double multiplier = spine_multiplier(cd, path_length, spaces_count);
@@ -425,48 +436,20 @@ static void spine_positions(ob_instance *inst, const ob_constraint_data *cd, con
         double space = spaces[i] * multiplier;
         position += space;
         double p = position;
-        if (att->closed) {
-            p = fmod(p, path_length);
-            if (p < 0) p += path_length;
-            curve = 0;
-        } else if (p < 0) {
+        int where = spine_where(&p, path_length, att->closed);
+        if (where < 0) {
             spine_add_before(p, world, out + o);
             continue;
-        } else if (p > path_length) {
+        } else if (where > 0) {
             spine_add_after(p - path_length, world + vl - 4, out + o);
             continue;
         }
+        if (att->closed) curve = 0;
         curve = spine_find(curves, curve_count, &p, curve);
         if (curve != prev_curve) {  /* the curve's segment lengths, 10 forward-difference steps */
             prev_curve = curve;
             memcpy(q, world + curve * 6, sizeof q);
-            x1 = q[0]; y1 = q[1]; cx1 = q[2]; cy1 = q[3]; cx2 = q[4]; cy2 = q[5]; x2 = q[6]; y2 = q[7];
-            tmpx = (x1 - cx1 * 2 + cx2) * 0.03;
-            tmpy = (y1 - cy1 * 2 + cy2) * 0.03;
-            dddfx = ((cx1 - cx2) * 3 - x1 + x2) * 0.006;
-            dddfy = ((cy1 - cy2) * 3 - y1 + y2) * 0.006;
-            ddfx = tmpx * 2 + dddfx;
-            ddfy = tmpy * 2 + dddfy;
-            dfx = (cx1 - x1) * 0.3 + tmpx + dddfx * 0.16666667;
-            dfy = (cy1 - y1) * 0.3 + tmpy + dddfy * 0.16666667;
-            curve_length = sqrt(dfx * dfx + dfy * dfy);
-            segments[0] = curve_length;
-            for (int ii = 1; ii < 8; ii++) {
-                dfx += ddfx;
-                dfy += ddfy;
-                ddfx += dddfx;
-                ddfy += dddfy;
-                curve_length += sqrt(dfx * dfx + dfy * dfy);
-                segments[ii] = curve_length;
-            }
-            dfx += ddfx;
-            dfy += ddfy;
-            curve_length += sqrt(dfx * dfx + dfy * dfy);
-            segments[8] = curve_length;
-            dfx += ddfx + dddfx;
-            dfy += ddfy + dddfy;
-            curve_length += sqrt(dfx * dfx + dfy * dfy);
-            segments[9] = curve_length;
+            curve_length = spine_steps(q, 10, 0.3, 0.03, 0.006, 0, segments);
             segment = 0;
         }
         /* weight by segment length */
