@@ -7,8 +7,8 @@ SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-
 
 .PHONY: build test asan fuzz ctest clean differential
 
-build:
-	$(PYTHON) -m pip install -e . --no-build-isolation -q
+build:  # without build isolation the build tools must be new enough: setuptools >= 77 (SPDX licence)
+	$(PYTHON) -m pip install -q 'setuptools>=77' && $(PYTHON) -m pip install -e . --no-build-isolation -q
 
 test: build
 	$(PYTHON) -m pytest -q
@@ -42,5 +42,5 @@ differential:
 	$(PYTHON) tests/differential run --n $(N) --seed $(SEED)
 
 clean:
-	rm -rf build openbone/*.so
+	rm -rf build dist wheelhouse openbone/*.so
 	$(MAKE) -C tests/c clean

@@ -69,6 +69,10 @@ void ob_apply_physics(ob_instance *inst, int32_t c, double dt)
     double fps = cd->fps != 0 && !isnan(cd->fps) ? cd->fps : 60;  /* fps ‖ 60 */
     double h = 1 / (fps > 1 ? fps : 1);
     s->time += dt;
+    if (!isfinite(s->time)) {  /* issue 21: never stuck non-finite: restart at rest (time 0) */
+        s->time = 0;
+        s->steps = 0;
+    }
     double due = floor(s->time / h + 1e-6);
     if (due - s->steps > 8) s->steps = due - 8;  /* drop the excess */
     double k = fmax(0, v[OB_CV_STRENGTH]) / fmax(1e-6, v[OB_CV_MASS]);
@@ -91,6 +95,9 @@ void ob_apply_physics(ob_instance *inst, int32_t c, double dt)
         step(&s->tip, tx, ty, k, wind, gravity, h, decay);
     }
     if (n > 0) s->steps = due;
+    if (!isfinite(s->origin.x + s->origin.y + s->origin.vx + s->origin.vy + s->tip.x + s->tip.y + s->tip.vx +
+                  s->tip.vy))
+        s->initialised = 0;  /* issue 21: a non-finite state (NaN pose) restarts at rest next frame */
     double mix = clamp01(v[OB_CV_MIX]);
     if (mix <= 0) return;  /* state still advanced */
     double f = clamp01(s->time / h - s->steps);

@@ -15,35 +15,48 @@
 #include "constraints.h"
 #include "curve_spine.h"
 #include "instance.h"
+#include "load.h"  /* ob_htab, the loaders' hash table */
 
 static int32_t spine_cache_bound(const ob_instance *inst);
 static void spine_update_cache(ob_instance *inst);
 
 /* ---- construction (§2 Skeleton construction) ------------------------ */
 
-/* Stable sort of the default constraint list by (order ?? index, index), §3.2.
-** Insertion sort: stable, and constraint lists are short. */
-static void constraint_order(const ob_document *doc, int32_t *order)
+struct con_id_eq { const ob_document *doc; const char *key; };
+
+static int con_id_eq(const void *ctx, int32_t j)
+{
+    const struct con_id_eq *q = ctx;
+    return strcmp(q->doc->constraints[j].id, q->key) == 0;
+}
+
+/* Stable sort of the default constraint list by (order ?? index, index), §3.2:
+** qsort on that total key, O(n log n) whatever the count (issue 21). */
+struct order_key { double key; int32_t index; };
+
+static int cmp_order(const void *a, const void *b)
+{
+    const struct order_key *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+static int constraint_order(const ob_document *doc, int32_t *order)
 {
     int any = 0;
     for (int32_t i = 0; i < doc->constraint_count; i++) {
         order[i] = i;
         any |= doc->constraints[i].has_order;
     }
-    if (!any) return;
-    for (int32_t i = 1; i < doc->constraint_count; i++) {
-        int32_t v = order[i], j = i - 1;
-        const ob_constraint_data *c = &doc->constraints[v];
-        double kv = c->has_order ? c->order : (double)v;
-        while (j >= 0) {
-            const ob_constraint_data *o = &doc->constraints[order[j]];
-            double kj = o->has_order ? o->order : (double)order[j];
-            if (kj < kv || (kj == kv && order[j] < v)) break;
-            order[j + 1] = order[j];
-            j--;
-        }
-        order[j + 1] = v;
-    }
+    if (!any) return 0;
+    struct order_key *k = malloc((size_t)doc->constraint_count * sizeof *k);
+    if (!k) return -1;
+    for (int32_t i = 0; i < doc->constraint_count; i++)
+        k[i] = (struct order_key){doc->constraints[i].has_order ? doc->constraints[i].order : (double)i, i};
+    qsort(k, (size_t)doc->constraint_count, sizeof *k, cmp_order);
+    for (int32_t i = 0; i < doc->constraint_count; i++) order[i] = k[i].index;
+    free(k);
+    return 0;
 }
 
 /* Sorts (slot, name id) pairs and merges duplicates keeping the largest
@@ -221,24 +234,39 @@ ob_instance *ob_instance_create(const ob_document *doc, ob_error *err)
         int32_t p = doc->bones[i].parent;
         if (p >= 0) inst->children[p][inst->child_count[p]++] = i;
     }
-    /* §3.3 skin-only bones and constraints (ids resolved once) */
+    /* §3.3 skin-only bones and constraints (ids resolved once, hashed: issue 21) */
+    ob_htab con_ids = {0};
+    uint64_t seed = (uint64_t)(uintptr_t)inst * 0x9e3779b97f4a7c15ULL;
+    struct con_id_eq q = {doc, NULL};
+    for (int32_t j = 0; j < nc && doc->skin_count; j++) {  /* first occurrences only: first wins */
+        if (!(q.key = doc->constraints[j].id)) continue;
+        uint64_t h = ob_str_hash_seeded(seed, q.key);
+        if (ob_htab_find(&con_ids, h, con_id_eq, &q) < 0 && ob_htab_add(&con_ids, h, j) < 0) {
+            ob_htab_free(&con_ids);
+            goto oom;
+        }
+    }
     for (int32_t s = 0; s < doc->skin_count; s++) {
         const ob_skin_data *skin = &doc->skins[s];
         for (int32_t k = 0; k < skin->bone_count; k++)
             if (skin->bones[k] >= 0) inst->bone_required[skin->bones[k]] = 1;
-        ALLOC(skin_cons[s], skin->constraint_count);
+        inst->skin_cons[s] = calloc(skin->constraint_count > 0 ? (size_t)skin->constraint_count : 1, sizeof(int32_t));
+        if (!inst->skin_cons[s]) {
+            ob_htab_free(&con_ids);
+            goto oom;
+        }
         for (int32_t k = 0; k < skin->constraint_count; k++) {
-            int32_t c = -1;  /* first wins (CLARIFICATIONS) */
-            for (int32_t j = 0; j < nc && c < 0; j++)
-                if (doc->constraints[j].id && strcmp(doc->constraints[j].id, skin->constraints[k]) == 0) c = j;
+            q.key = skin->constraints[k];  /* first wins (CLARIFICATIONS) */
+            int32_t c = q.key ? ob_htab_find(&con_ids, ob_str_hash_seeded(seed, q.key), con_id_eq, &q) : -1;
             if (c >= 0) {
                 inst->con_required[c] = 1;
                 inst->skin_cons[s][inst->skin_con_count[s]++] = c;
             }
         }
     }
+    ob_htab_free(&con_ids);
 #undef ALLOC
-    constraint_order(doc, inst->con_order);
+    if (constraint_order(doc, inst->con_order) < 0) goto oom;
     if (doc->pose_model == OB_POSE_MODEL_SPINE) {
         inst->spine_cache_capacity = spine_cache_bound(inst);
         inst->spine_cache = calloc((size_t)inst->spine_cache_capacity, sizeof *inst->spine_cache);
@@ -915,14 +943,16 @@ void ob_instance_update_world_transform(ob_instance *inst)
 
 /* ---- §3 the per-frame pipeline ------------------------------------- */
 
-void ob_instance_advance(ob_instance *inst, double dt)
+ob_status ob_instance_advance(ob_instance *inst, double dt)
 {
-    if (ob_sm_advance(inst, dt)) return;  /* §9.1 replaces the pipeline */
+    if (!(fabs(dt) <= OB_MAX_DT)) return OB_ERR_ARGUMENT;  /* NaN, ±inf, enormous: refused (issue 21) */
+    if (ob_sm_advance(inst, dt)) return OB_OK;  /* §9.1 replaces the pipeline */
     ob_anim_state_update(inst, dt);        /* §6 update */
     ob_instance_set_to_setup_pose(inst);   /* §3.1 */
     ob_anim_state_apply(inst);             /* §6 apply */
     ob_skeleton_update(inst, dt);
     ob_instance_update_world_transform(inst);
+    return OB_OK;
 }
 
 /* skeleton.update(dt): §12 times summed exactly as given */

@@ -9,7 +9,8 @@
   C, vectorised; :func:`eval_curve_py` is a plain-Python transcription of §4.3 kept as a reference);
 * :func:`plot_timeline` — the keys of one timeline and its sampled value over time (§5);
 * :func:`plot_physics` — the arrays of a physics trace (``inst.trace_physics``) over time;
-* :func:`animate` — a :class:`matplotlib.animation.FuncAnimation` of an instance playing.
+* :func:`animate` — a :class:`matplotlib.animation.FuncAnimation` of an instance playing;
+* :func:`plot_channels` — Jabbertoon pose channels over time (``openbone.toon.record``).
 
 Every function takes ``ax=None`` (a new figure) and returns the axes it drew on
 (:func:`plot_compare` the figure).  None of them changes the instance it is given: they
@@ -530,3 +531,31 @@ def animate(inst, animation: Optional[str] = None, frames: Optional[int] = None,
         return []
 
     return FuncAnimation(fig, update, frames=frames, interval=1000.0 / fps, blit=False)
+
+
+# ---- Jabbertoon channels over time -------------------------------------------
+
+def plot_channels(recording: Any, channels: Optional[Sequence[str]] = None, ax=None, title: Optional[str] = None,
+                  times: Optional[Sequence[float]] = None, **style):
+    """Draw Jabbertoon pose channels over time: ``recording`` is an ``openbone.toon.record``
+    Recording or a list of pose dicts (``times`` then gives their times, else the frame index).
+    ``channels``: "dx" .. "blink", "part:<key>", "lift:<key>", "reach:<limb>" (the weight),
+    "reach:<limb>:x"; default: every channel that moves."""
+    from .toon.record import Recording
+    if not isinstance(recording, Recording):
+        poses = list(recording)
+        t = np.asarray(times if times is not None else range(len(poses)), dtype=float)
+        recording = Recording(t, poses, 0)
+    ax = _ax(ax)
+    names = list(channels) if channels else [n for n in recording.names()
+                                             if np.nanmax(recording.channel(n)) != np.nanmin(recording.channel(n))]
+    for n in names:
+        ax.plot(recording.t, recording.channel(n), label=n, **style)
+    ax.set_xlabel("t (s)")
+    ax.set_ylabel("value (px, °, factor, weight)")
+    if title:
+        ax.set_title(title)
+    if names:
+        ax.legend(loc="best", fontsize="small", ncol=2 if len(names) > 6 else 1)
+    ax.grid(True, alpha=0.3)
+    return ax

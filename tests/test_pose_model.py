@@ -103,9 +103,9 @@ def test_two_bone_reach_without_margin():
 
 
 def test_import_writes_the_pose_model():
-    from pathlib import Path
+    from conftest import reference
     from openbone import spine
-    src = Path(__file__).resolve().parents[2] / "shared" / "reference" / "spine" / "skeletons" / "spineboy-pro.json"
+    src = reference("spine", "skeletons", "spineboy-pro.json")
     assert spine.skeleton_json_to_dict(src)["poseModel"] == "spine"
     assert "poseModel" not in spine.skeleton_json_to_dict(src, pose_model="openbone")
     with pytest.raises(ValueError):

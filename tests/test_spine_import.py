@@ -18,11 +18,15 @@ import openbone
 from openbone import spine
 
 ROOT = Path(__file__).resolve().parents[1]
-SKEL = ROOT.parent / "shared" / "reference" / "spine" / "skeletons"
+from conftest import REFERENCE, reference  # noqa: E402
+
+SKEL = REFERENCE / "spine" / "skeletons"
 NAMES = ["spineboy-pro", "raptor-pro", "stretchyman-pro", "tank-pro", "vine-pro", "owl-pro", "goblins-pro",
          "hero-pro", "celestial-circus-pro", "sack-pro", "cloud-pot"]
 
-pytestmark = pytest.mark.skipif(not SKEL.is_dir(), reason="Spine reference skeletons not available")
+@pytest.fixture(autouse=True)
+def _needs_the_skeletons():
+    reference("spine", "skeletons")
 
 f32 = lambda x: float(np.float32(x))  # noqa: E731
 

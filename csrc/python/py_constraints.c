@@ -6,8 +6,7 @@
 #include "../constraints.h"
 #include "../curve_spine.h"
 
-#define NEED_INST(self) \
-    if (!(self)->inst) { PyErr_SetString(PyExc_RuntimeError, "Instance not initialised"); return NULL; }
+#define NEED_INST(self) OBPY_NEED_INST(self)
 
 static int check_constraint(const ob_instance *inst, long c)
 {
@@ -99,11 +98,12 @@ static PyObject *trace_physics(obpy_instance *self, PyObject *args)
     NEED_INST(self);
     double dt;
     long steps, which;
-    if (!PyArg_ParseTuple(args, "dll", &dt, &steps, &which)) return NULL;
+    if (!PyArg_ParseTuple(args, "dll", &dt, &steps, &which)) return obpy_arg_error("_trace_physics");
+    if (!OBPY_DT_OK(dt)) return obpy_bad_dt("_trace_physics", dt);
     ob_instance *inst = self->inst;
     const ob_document *doc = inst->doc;
-    if (steps < 0) {
-        PyErr_SetString(PyExc_ValueError, "steps must be >= 0");
+    if (steps < 0 || steps > OBPY_MAX_BAKE_STEPS) {
+        PyErr_SetString(obpy_error, "_trace_physics: steps must be 0..100000000");
         return NULL;
     }
     if (which >= 0 && (!check_constraint(inst, which) || doc->constraints[which].kind != OB_CON_PHYSICS)) {

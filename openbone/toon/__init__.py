@@ -1,2 +1,16 @@
-# PLACEHOLDER (branch rigs): engineer "toon" owns openbone/toon/__init__.py; the coordinator replaces this file at merge.
-"""openbone.toon: Jabbertoon (placeholder package marker for the rigs branch; see roles.py, rig.py)."""
+"""openbone.toon: the Jabbertoon block language (behaviours, scenes and cartoons) on the C core.
+
+    from openbone import toon
+    rt = toon.create_runtime(seed=0)
+    rt.add_character("c", legs=2)
+    rt.start_behaviour("c", {"v": 1, "kind": "behaviour", "scripts": [{"body": [{"op": "hop"}]}]})
+    rt.step_to(0.3)
+    rt.pose("c")["dy"]
+
+The contract is §6 of the Jabbertoon text in snake_case (docs: conformance/NOTES.md, Jabbertoon).
+"""
+from .runtime import (Behaviour, Program, Runtime, ToonError, compile_program, create_runtime, pose_at,
+                      to_number, validate)
+
+__all__ = ["create_runtime", "Runtime", "Behaviour", "Program", "compile_program", "validate", "pose_at",
+           "ToonError", "to_number"]

@@ -1,0 +1,644 @@
+/* py_toon.c: openbone._core bindings of the Jabbertoon runtime (csrc/toon/,
+** csrc/include/jabbertoon.h).  Thin glue: programs arrive as JSON text (the
+** Python side serialises dicts), arguments are checked and converted, the
+** pose comes back as the §6 dict.  The speech and packs providers of §7 are
+** Python callables called through the C callback interface.  Errors raise
+** openbone.toon.ToonError (a subclass of openbone.OpenBoneError). */
+#include "obpy.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "../include/jabbertoon.h"
+
+PyObject *obpy_toon_error = NULL;
+
+/* ---- programs --------------------------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD
+    jt_program *p;
+} ProgramObject;
+
+static void program_dealloc(ProgramObject *self)
+{
+    jt_program_free(self->p);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *program_kind(ProgramObject *self, void *c)
+{
+    (void)c;
+    return PyUnicode_FromString(jt_program_kind(self->p));
+}
+
+static PyGetSetDef program_getset[] = {
+    {"kind", (getter)program_kind, NULL, "behaviour, scene or cartoon", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+PyTypeObject obpy_toon_program_type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "openbone._core.ToonProgram",
+    .tp_basicsize = sizeof(ProgramObject),
+    .tp_dealloc = (destructor)program_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A compiled Jabbertoon program (immutable).",
+    .tp_getset = program_getset,
+};
+
+static PyObject *diag_lists(jt_diags *d)
+{
+    PyObject *errors = PyList_New(0), *warnings = PyList_New(0);
+    if (!errors || !warnings) goto fail;
+    for (int i = 0; i < jt_diags_count(d); i++) {
+        const jt_diag *g = jt_diags_get(d, i);
+        PyObject *s = PyUnicode_DecodeUTF8(g->message, (Py_ssize_t)strlen(g->message), "replace");
+        if (!s || PyList_Append(g->error ? errors : warnings, s) < 0) {
+            Py_XDECREF(s);
+            goto fail;
+        }
+        Py_DECREF(s);
+    }
+    return Py_BuildValue("(NN)", errors, warnings);
+fail:
+    Py_XDECREF(errors);
+    Py_XDECREF(warnings);
+    return NULL;
+}
+
+/* toon_load(text) -> (ToonProgram | None, errors, warnings) */
+static PyObject *toon_load(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    const char *text;
+    Py_ssize_t len;
+    if (PyUnicode_Check(arg)) {
+        text = PyUnicode_AsUTF8AndSize(arg, &len);
+        if (!text) return NULL;
+    } else if (PyBytes_Check(arg)) {
+        text = PyBytes_AS_STRING(arg);
+        len = PyBytes_GET_SIZE(arg);
+    } else {
+        PyErr_SetString(PyExc_TypeError, "toon_load: program JSON text (str or bytes)");
+        return NULL;
+    }
+    jt_diags *d = NULL;
+    jt_program *p;
+    Py_BEGIN_ALLOW_THREADS
+    p = jt_program_load(text, (size_t)len, &d);
+    Py_END_ALLOW_THREADS
+    if (!d) {
+        jt_program_free(p);
+        return PyErr_NoMemory();
+    }
+    PyObject *lists = diag_lists(d);
+    jt_diags_free(d);
+    if (!lists) {
+        jt_program_free(p);
+        return NULL;
+    }
+    PyObject *prog = Py_None;
+    Py_INCREF(prog);
+    if (p) {
+        ProgramObject *o = PyObject_New(ProgramObject, &obpy_toon_program_type);
+        if (!o) {
+            jt_program_free(p);
+            Py_DECREF(lists);
+            return NULL;
+        }
+        o->p = p;
+        Py_DECREF(prog);
+        prog = (PyObject *)o;
+    }
+    PyObject *r = Py_BuildValue("(NOO)", prog, PyTuple_GET_ITEM(lists, 0), PyTuple_GET_ITEM(lists, 1));
+    Py_DECREF(lists);
+    return r;
+}
+
+/* ---- runtimes ----------------------------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD
+    jt_runtime *rt;
+    PyObject *programs;  /* every program an instance has run: they outlive the runtime's use */
+    PyObject *speech, *packs;
+    PyObject *keys;      /* channel id -> the pose dict's key (str) */
+} RuntimeObject;
+
+static PyObject *raise_rt(RuntimeObject *self, jt_status st)
+{
+    if (PyErr_Occurred()) return NULL;  /* a provider raised something we pass on */
+    if (st == JT_ERR_MEMORY) return PyErr_NoMemory();
+    PyErr_SetString(obpy_toon_error, jt_runtime_error(self->rt));
+    return NULL;
+}
+
+static int get_double(PyObject *o, const char *what, double *out)
+{
+    if (PyBool_Check(o)) {
+        *out = o == Py_True;
+        return 0;
+    }
+    if (!PyNumber_Check(o) || PyUnicode_Check(o)) {
+        PyErr_Format(obpy_toon_error, "%s must be a number, got %.100s", what, Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    double v = PyFloat_AsDouble(o);
+    if (v == -1.0 && PyErr_Occurred()) return -1;
+    *out = v;
+    return 0;
+}
+
+int obpy_toon_speech(void *ud, const char *text, const jt_speech_opts *opts, double *seconds);
+char *obpy_toon_packs(void *ud, const char *id, const char *version);
+
+static int runtime_init(RuntimeObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"seed", "fps", "aspect", "max_duration", "live", "speech", "packs", NULL};
+    jt_runtime_def def = jt_runtime_def_default();
+    PyObject *seed = NULL, *speech = Py_None, *packs = Py_None;
+    int live = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OdddpOO", kwlist, &seed, &def.fps, &def.aspect, &def.max_duration,
+                                     &live, &speech, &packs))
+        return -1;
+    if (seed && seed != Py_None && get_double(seed, "seed", &def.seed) < 0) return -1;
+    if (!(def.fps > 0) || !isfinite(def.fps)) {
+        PyErr_Format(obpy_toon_error, "fps must be a positive number, got %g", def.fps);
+        return -1;
+    }
+    if (!(def.aspect > 0) || !isfinite(def.aspect)) {
+        PyErr_Format(obpy_toon_error, "aspect must be a positive number, got %g", def.aspect);
+        return -1;
+    }
+    if (!(def.max_duration > 0) || isnan(def.max_duration)) {
+        PyErr_Format(obpy_toon_error, "max_duration must be a positive number, got %g", def.max_duration);
+        return -1;
+    }
+    def.live = live;
+    if (speech != Py_None) {
+        def.speech = obpy_toon_speech;
+        def.speech_ud = self;
+    }
+    if (packs != Py_None) {
+        def.packs = obpy_toon_packs;
+        def.packs_ud = self;
+    }
+    jt_runtime_free(self->rt);
+    self->rt = jt_runtime_create(&def);
+    if (!self->rt) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    Py_XSETREF(self->programs, PyList_New(0));
+    Py_XSETREF(self->keys, PyList_New(0));
+    Py_INCREF(speech);
+    Py_XSETREF(self->speech, speech);
+    Py_INCREF(packs);
+    Py_XSETREF(self->packs, packs);
+    return self->programs && self->keys ? 0 : -1;
+}
+
+static void runtime_dealloc(RuntimeObject *self)
+{
+    PyObject_GC_UnTrack(self);
+    jt_runtime_free(self->rt);
+    Py_XDECREF(self->programs);
+    Py_XDECREF(self->speech);
+    Py_XDECREF(self->packs);
+    Py_XDECREF(self->keys);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int runtime_traverse(RuntimeObject *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->programs);
+    Py_VISIT(self->speech);
+    Py_VISIT(self->packs);
+    return 0;
+}
+
+static int runtime_clear(RuntimeObject *self)
+{
+    Py_CLEAR(self->speech);
+    Py_CLEAR(self->packs);
+    return 0;
+}
+
+#define NEED_RT(self) \
+    if (!(self)->rt) { PyErr_SetString(PyExc_RuntimeError, "ToonRuntime not initialised"); return NULL; }
+
+static PyObject *rt_add_character(RuntimeObject *self, PyObject *args)
+{
+    NEED_RT(self);
+    const char *id;
+    PyObject *legs_o;
+    if (!PyArg_ParseTuple(args, "sO", &id, &legs_o)) return NULL;
+    double legs;
+    if (get_double(legs_o, "legs", &legs) < 0) return NULL;
+    if (!(legs >= 0 && legs <= 1000 && legs == floor(legs))) {
+        PyErr_Format(obpy_toon_error, "legs is a whole number 0-1000, got %g", legs);
+        return NULL;
+    }
+    jt_status st = jt_add_character(self->rt, id, (int)legs);
+    if (st) return raise_rt(self, st);
+    Py_RETURN_NONE;
+}
+
+/* params: a sequence of (name, number) pairs */
+static int get_params(PyObject *seq, jt_param **out, int *n, PyObject **keep)
+{
+    *out = NULL;
+    *n = 0;
+    *keep = NULL;
+    if (seq == Py_None) return 0;
+    PyObject *fast = PySequence_Fast(seq, "params must be a sequence of (name, value) pairs");
+    if (!fast) return -1;
+    Py_ssize_t m = PySequence_Fast_GET_SIZE(fast);
+    jt_param *ps = PyMem_Calloc((size_t)m + 1, sizeof *ps);
+    if (!ps) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < m; i++) {
+        PyObject *pair = PySequence_Fast_GET_ITEM(fast, i);
+        PyObject *name, *value;
+        if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+            PyErr_SetString(PyExc_TypeError, "params: (name, value) pairs");
+            goto fail;
+        }
+        name = PyTuple_GET_ITEM(pair, 0);
+        value = PyTuple_GET_ITEM(pair, 1);
+        ps[i].name = PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
+        if (!ps[i].name) {
+            if (!PyErr_Occurred()) PyErr_SetString(obpy_toon_error, "a param's name is a text");
+            goto fail;
+        }
+        if (get_double(value, "a param", &ps[i].value) < 0) goto fail;
+    }
+    *out = ps;
+    *n = (int)m;
+    *keep = fast;
+    return 0;
+fail:
+    PyMem_Free(ps);
+    Py_DECREF(fast);
+    return -1;
+}
+
+static PyObject *rt_start_behaviour(RuntimeObject *self, PyObject *args)
+{
+    NEED_RT(self);
+    const char *id;
+    PyObject *prog, *dur_o, *params_o;
+    if (!PyArg_ParseTuple(args, "sO!OO", &id, &obpy_toon_program_type, &prog, &dur_o, &params_o)) return NULL;
+    double dur = INFINITY;
+    if (dur_o != Py_None && get_double(dur_o, "dur", &dur) < 0) return NULL;
+    jt_param *ps;
+    int n;
+    PyObject *keep;
+    if (get_params(params_o, &ps, &n, &keep) < 0) return NULL;
+    if (PySequence_Contains(self->programs, prog) == 0 && PyList_Append(self->programs, prog) < 0) {
+        PyMem_Free(ps);
+        Py_XDECREF(keep);
+        return NULL;
+    }
+    uint64_t inst = 0;
+    jt_status st = jt_start_behaviour(self->rt, id, ((ProgramObject *)prog)->p, dur, ps, n, &inst);
+    PyMem_Free(ps);
+    Py_XDECREF(keep);
+    if (st) return raise_rt(self, st);
+    return PyLong_FromUnsignedLongLong(inst);
+}
+
+static PyObject *rt_stop_behaviour(RuntimeObject *self, PyObject *arg)
+{
+    NEED_RT(self);
+    unsigned long long id = PyLong_AsUnsignedLongLong(arg);
+    if (id == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
+    jt_status st = jt_stop_behaviour(self->rt, id);
+    if (st) return raise_rt(self, st);
+    Py_RETURN_NONE;
+}
+
+static PyObject *rt_set_inputs(RuntimeObject *self, PyObject *args)
+{
+    NEED_RT(self);
+    const char *id;
+    PyObject *loud_o, *talking_o;
+    if (!PyArg_ParseTuple(args, "sOO", &id, &loud_o, &talking_o)) return NULL;
+    double loud = 0, talking = 0;
+    if (loud_o != Py_None && get_double(loud_o, "loud", &loud) < 0) return NULL;
+    if (talking_o != Py_None && get_double(talking_o, "talking", &talking) < 0) return NULL;
+    jt_status st = jt_set_inputs(self->rt, id, loud_o != Py_None, loud, talking_o != Py_None, talking);
+    if (st) return raise_rt(self, st);
+    Py_RETURN_NONE;
+}
+
+static PyObject *rt_emit(RuntimeObject *self, PyObject *args)
+{
+    NEED_RT(self);
+    const char *event, *id = NULL, *key = NULL, *name = NULL;
+    if (!PyArg_ParseTuple(args, "s|zzz", &event, &id, &key, &name)) return NULL;
+    jt_status st = jt_emit(self->rt, event, id, key, name);
+    if (st) return raise_rt(self, st);
+    Py_RETURN_NONE;
+}
+
+static PyObject *rt_step_to(RuntimeObject *self, PyObject *arg)
+{
+    NEED_RT(self);
+    double T;
+    if (get_double(arg, "T", &T) < 0) return NULL;
+    jt_status st = jt_step_to(self->rt, T);
+    if (st) return raise_rt(self, st);
+    Py_RETURN_NONE;
+}
+
+static PyObject *rt_step(RuntimeObject *self, PyObject *arg)
+{
+    NEED_RT(self);
+    double dt;
+    if (get_double(arg, "dt", &dt) < 0) return NULL;
+    jt_status st = jt_step(self->rt, dt);
+    if (st) return raise_rt(self, st);
+    Py_RETURN_NONE;
+}
+
+/* the pose dict's key of a part/lift channel: the name without its prefix */
+static PyObject *channel_key(RuntimeObject *self, int32_t ch)
+{
+    Py_ssize_t n = PyList_GET_SIZE(self->keys);
+    while (n <= ch) {
+        if (PyList_Append(self->keys, Py_None) < 0) return NULL;
+        n++;
+    }
+    PyObject *k = PyList_GET_ITEM(self->keys, ch);
+    if (k == Py_None) {
+        const char *name = jt_channel_name(self->rt, ch);
+        k = PyUnicode_FromString(name + 5);
+        if (!k) return NULL;
+        PyList_SetItem(self->keys, ch, k);  /* steals */
+    }
+    return k;
+}
+
+static int set_num(PyObject *d, const char *key, double v)
+{
+    PyObject *f = PyFloat_FromDouble(v);
+    if (!f) return -1;
+    int r = PyDict_SetItemString(d, key, f);
+    Py_DECREF(f);
+    return r;
+}
+
+static const char *const VIEW_NAMES[3] = {"front", "side", "back"};
+
+PyObject *obpy_toon_pose_dict(RuntimeObject *self, const jt_pose *p)
+{
+    PyObject *d = PyDict_New(), *parts = PyDict_New(), *lift = PyDict_New(), *reach = PyDict_New();
+    if (!d || !parts || !lift || !reach) goto fail;
+    for (int i = 0; i < p->nchannels; i++) {
+        int is_lift = 0;
+        jt_channel_parts(self->rt, p->channel[i], &is_lift, NULL, NULL, NULL);
+        PyObject *k = channel_key(self, p->channel[i]);
+        PyObject *v = k ? PyFloat_FromDouble(p->value[i]) : NULL;
+        if (!v || PyDict_SetItem(is_lift ? lift : parts, k, v) < 0) {
+            Py_XDECREF(v);
+            goto fail;
+        }
+        Py_DECREF(v);
+    }
+    for (int i = 0; i < p->nreach; i++) {
+        const jt_reach *r = &p->reach[i];
+        PyObject *e = PyDict_New();
+        if (!e) goto fail;
+        int bad = 0;
+        if (!r->spot) {
+            bad |= set_num(e, "x", r->x) < 0 || set_num(e, "y", r->y) < 0;
+        } else {
+            PyObject *s = PyUnicode_FromString(r->spot);
+            bad |= !s || PyDict_SetItemString(e, "spot", s) < 0;
+            Py_XDECREF(s);
+            if (r->has_offset) bad |= set_num(e, "dx", r->dx) < 0 || set_num(e, "dy", r->dy) < 0;
+        }
+        bad |= set_num(e, "w", r->w) < 0;
+        bad |= PyDict_SetItemString(reach, r->limb, e) < 0;
+        Py_DECREF(e);
+        if (bad) goto fail;
+    }
+    PyObject *mood = p->mood ? PyUnicode_FromString(p->mood) : (Py_INCREF(Py_None), Py_None);
+    PyObject *view = p->view >= 0 ? PyUnicode_FromString(VIEW_NAMES[p->view]) : (Py_INCREF(Py_None), Py_None);
+    int bad = !mood || !view;
+    bad = bad || set_num(d, "dx", p->dx) < 0 || set_num(d, "dy", p->dy) < 0 || set_num(d, "sx", p->sx) < 0 ||
+          set_num(d, "sy", p->sy) < 0 || set_num(d, "rot", p->rot) < 0 || PyDict_SetItemString(d, "parts", parts) < 0 ||
+          PyDict_SetItemString(d, "lift", lift) < 0 || set_num(d, "mouth", p->mouth) < 0 ||
+          set_num(d, "blink", p->blink) < 0 || PyDict_SetItemString(d, "mood", mood) < 0 ||
+          PyDict_SetItemString(d, "reach", reach) < 0 || PyDict_SetItemString(d, "view", view) < 0;
+    Py_XDECREF(mood);
+    Py_XDECREF(view);
+    if (bad) goto fail;
+    Py_DECREF(parts);
+    Py_DECREF(lift);
+    Py_DECREF(reach);
+    return d;
+fail:
+    Py_XDECREF(d);
+    Py_XDECREF(parts);
+    Py_XDECREF(lift);
+    Py_XDECREF(reach);
+    return NULL;
+}
+
+static int char_index(RuntimeObject *self, PyObject *arg)
+{
+    const char *id = PyUnicode_Check(arg) ? PyUnicode_AsUTF8(arg) : NULL;
+    if (!id) {
+        if (!PyErr_Occurred()) PyErr_Format(obpy_toon_error, "a character id is a text, got %.100s", Py_TYPE(arg)->tp_name);
+        return -1;
+    }
+    int i = jt_character_index(self->rt, id);
+    if (i < 0) PyErr_Format(obpy_toon_error, "unknown character \"%.100s\"", id);
+    return i;
+}
+
+static PyObject *rt_pose(RuntimeObject *self, PyObject *arg)
+{
+    NEED_RT(self);
+    int i = char_index(self, arg);
+    if (i < 0) return NULL;
+    jt_pose p;
+    jt_status st = jt_pose_read(self->rt, i, &p);
+    if (st) return raise_rt(self, st);
+    return obpy_toon_pose_dict(self, &p);
+}
+
+/* pose_channels(id) -> (names tuple, values tuple): the raw channel view for hosts */
+static PyObject *rt_characters(RuntimeObject *self, PyObject *unused)
+{
+    (void)unused;
+    NEED_RT(self);
+    int n = jt_character_count(self->rt);
+    PyObject *l = PyList_New(n);
+    if (!l) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *s = PyUnicode_FromString(jt_character_id(self->rt, i));
+        if (!s) {
+            Py_DECREF(l);
+            return NULL;
+        }
+        PyList_SET_ITEM(l, i, s);
+    }
+    return l;
+}
+
+static PyObject *rt_global_get(RuntimeObject *self, PyObject *arg)
+{
+    NEED_RT(self);
+    const char *name = PyUnicode_AsUTF8(arg);
+    if (!name) return NULL;
+    double v;
+    if (!jt_global_get(self->rt, name, &v)) {
+        PyErr_SetObject(PyExc_KeyError, arg);
+        return NULL;
+    }
+    return PyFloat_FromDouble(v);
+}
+
+static PyObject *rt_global_set(RuntimeObject *self, PyObject *args)
+{
+    NEED_RT(self);
+    const char *name;
+    double v;
+    if (!PyArg_ParseTuple(args, "sd", &name, &v)) return NULL;
+    jt_status st = jt_global_set(self->rt, name, v);
+    if (st) return raise_rt(self, st);
+    Py_RETURN_NONE;
+}
+
+static PyObject *rt_global_delete(RuntimeObject *self, PyObject *arg)
+{
+    NEED_RT(self);
+    const char *name = PyUnicode_AsUTF8(arg);
+    if (!name) return NULL;
+    if (!jt_global_get(self->rt, name, NULL)) {
+        PyErr_SetObject(PyExc_KeyError, arg);
+        return NULL;
+    }
+    jt_global_delete(self->rt, name);
+    Py_RETURN_NONE;
+}
+
+static PyObject *rt_global_names(RuntimeObject *self, PyObject *unused)
+{
+    (void)unused;
+    NEED_RT(self);
+    int n = jt_global_count(self->rt);
+    PyObject *l = PyList_New(n);
+    if (!l) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *s = PyUnicode_FromString(jt_global_name(self->rt, i, NULL));
+        if (!s) {
+            Py_DECREF(l);
+            return NULL;
+        }
+        PyList_SET_ITEM(l, i, s);
+    }
+    return l;
+}
+
+static PyObject *rt_get_t(RuntimeObject *self, void *c)
+{
+    (void)c;
+    NEED_RT(self);
+    return PyFloat_FromDouble(jt_runtime_time(self->rt));
+}
+
+static PyObject *rt_get_flag(RuntimeObject *self, void *c)
+{
+    NEED_RT(self);
+    int v = c == (void *)0 ? jt_runtime_polled(self->rt) : c == (void *)1 ? jt_runtime_inputs_read(self->rt)
+                                                                          : jt_runtime_pose_drew_random(self->rt);
+    return PyBool_FromLong(v);
+}
+
+
+static PyMethodDef runtime_methods[] = {
+    {"add_character", (PyCFunction)rt_add_character, METH_VARARGS, "add_character(id, legs)"},
+    {"start_behaviour", (PyCFunction)rt_start_behaviour, METH_VARARGS,
+     "start_behaviour(id, program, dur, params) -> instance id"},
+    {"stop_behaviour", (PyCFunction)rt_stop_behaviour, METH_O, "stop_behaviour(instance id)"},
+    {"set_inputs", (PyCFunction)rt_set_inputs, METH_VARARGS, "set_inputs(id, loud, talking) (None: unchanged)"},
+    {"emit", (PyCFunction)rt_emit, METH_VARARGS, "emit(event, char_id=None, key=None, name=None)"},
+    {"step_to", (PyCFunction)rt_step_to, METH_O, "step_to(T)"},
+    {"step", (PyCFunction)rt_step, METH_O, "step(dt)"},
+    {"pose", (PyCFunction)rt_pose, METH_O, "pose(id) -> the §6 pose dict"},
+    {"characters", (PyCFunction)rt_characters, METH_NOARGS, "the character ids in the order added"},
+    {"global_get", (PyCFunction)rt_global_get, METH_O, "a page global (KeyError when absent)"},
+    {"global_set", (PyCFunction)rt_global_set, METH_VARARGS, "global_set(name, value)"},
+    {"global_delete", (PyCFunction)rt_global_delete, METH_O, "global_delete(name)"},
+    {"global_names", (PyCFunction)rt_global_names, METH_NOARGS, "the page globals' names"},
+    {NULL, NULL, 0, NULL}};
+
+static PyGetSetDef runtime_getset[] = {
+    {"t", (getter)rt_get_t, NULL, "runtime time", NULL},
+    {"polled", (getter)rt_get_flag, NULL, "a thread has yielded to a step (§0)", (void *)0},
+    {"inputs_read", (getter)rt_get_flag, NULL, "a block or tick has read loud/talking", (void *)1},
+    {"pose_drew_random", (getter)rt_get_flag, NULL, "a pose has drawn random", (void *)2},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+PyTypeObject obpy_toon_runtime_type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "openbone._core.ToonRuntime",
+    .tp_basicsize = sizeof(RuntimeObject),
+    .tp_dealloc = (destructor)runtime_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "The Jabbertoon runtime (§6): use openbone.toon.create_runtime.",
+    .tp_traverse = (traverseproc)runtime_traverse,
+    .tp_clear = (inquiry)runtime_clear,
+    .tp_methods = runtime_methods,
+    .tp_getset = runtime_getset,
+    .tp_init = (initproc)runtime_init,
+    .tp_new = PyType_GenericNew,
+};
+
+/* ---- the providers (§7.4, §7.5) --------------------------------------------------------------- */
+
+int obpy_toon_speech(void *ud, const char *text, const jt_speech_opts *opts, double *seconds)
+{
+    (void)ud; (void)text; (void)opts; (void)seconds;
+    return -1;
+}
+
+char *obpy_toon_packs(void *ud, const char *id, const char *version)
+{
+    (void)ud; (void)id; (void)version;
+    return NULL;
+}
+
+double jt_js_to_number(const char *s);
+
+static PyObject *toon_to_number(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    const char *s = PyUnicode_AsUTF8(arg);
+    if (!s) return NULL;
+    return PyFloat_FromDouble(jt_js_to_number(s));
+}
+
+PyMethodDef obpy_toon_functions[] = {
+    {"toon_to_number", toon_to_number, METH_O, "toon_to_number(text) -> float\nJavaScript ToNumber of a text."},
+    {"toon_load", toon_load, METH_O,
+     "toon_load(text) -> (ToonProgram | None, errors, warnings)\nValidate and compile Jabbertoon program JSON."},
+    {NULL, NULL, 0, NULL}};
+
+int obpy_toon_prepare(PyObject *m)
+{
+    obpy_toon_error = PyErr_NewExceptionWithDoc(
+        "openbone.toon.ToonError",
+        "An invalid Jabbertoon program, an unknown character, a formula error at run time (a ValueError).",
+        obpy_error, NULL);
+    if (!obpy_toon_error || PyModule_AddObjectRef(m, "ToonError", obpy_toon_error) < 0) return -1;
+    if (PyType_Ready(&obpy_toon_program_type) < 0 || PyType_Ready(&obpy_toon_runtime_type) < 0) return -1;
+    if (PyModule_AddObjectRef(m, "ToonProgram", (PyObject *)&obpy_toon_program_type) < 0) return -1;
+    if (PyModule_AddObjectRef(m, "ToonRuntime", (PyObject *)&obpy_toon_runtime_type) < 0) return -1;
+    return PyModule_AddFunctions(m, obpy_toon_functions);
+}

@@ -1,0 +1,284 @@
+"""Validation (§1, §2, §4, §5, §8.6 of the Jabbertoon text): every error and warning the text
+lists, reported as "path: text" with dotted paths.  Each case: a block (or a program) and the
+paths of the errors and of the warnings expected."""
+import pytest
+
+from openbone import toon
+from toon_util import prog
+
+
+def paths(msgs):
+    return sorted(m.split(": ", 1)[0] for m in msgs)
+
+
+def check(program, errors=(), warnings=()):
+    r = toon.validate(program)
+    assert paths(r["errors"]) == sorted(errors), r
+    assert paths(r["warnings"]) == sorted(warnings), r
+    assert r["ok"] == (not errors)
+    for m in r["errors"] + r["warnings"]:
+        assert ": " in m  # "path: text"
+
+
+B = "scripts.0.body.0"
+
+
+def block(b, errors=(), warnings=()):
+    check(prog([b]), [B + e if e.startswith(".") or not e else e for e in errors],
+          [B + w if w.startswith(".") or not w else w for w in warnings])
+
+
+# --- §1 the program ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("program,errors", [
+    ([], ["program"]), (5, ["program"]), ("not json", ["program"]), ({"kind": "behaviour", "scripts": []}, ["v"]),
+    ({"v": 2, "kind": "behaviour", "scripts": []}, ["v"]), ({"v": 1, "kind": "movie", "scripts": []}, ["kind"]),
+    ({"v": 1, "kind": "behaviour"}, ["scripts"]), ({"v": 1, "kind": "behaviour", "scripts": [3]}, ["scripts.0"]),
+    ({"v": 1, "kind": "behaviour", "scripts": [{}]}, ["scripts.0.body"]),
+    ({"v": 1, "kind": "behaviour", "scripts": [{"hat": {"on": "tap"}, "body": []}]}, ["scripts.0.hat.on"]),
+    ({"v": 1, "kind": "behaviour", "scripts": [{"hat": "start", "body": []}]}, ["scripts.0.hat"]),
+])
+def test_program_shape(program, errors):
+    r = toon.validate(program)
+    assert paths(r["errors"]) == errors and not r["ok"]
+
+
+def test_every_hat():
+    for on in ["start", "talk-start", "talk-end", "key", "click", "scene", "beat", "loud", "every", "touch"]:
+        check({"v": 1, "kind": "behaviour", "scripts": [{"hat": {"on": on}, "body": []}]})
+
+
+@pytest.mark.parametrize("vars,errors", [
+    ({"x": 1, "y": -2.5}, []), ({"x": "=1"}, ["vars.x"]), ({"x": True, "y": None, "z": [1], "w": {}, "u": "3"},
+                                                            ["vars.u", "vars.w", "vars.x", "vars.y", "vars.z"]),
+    (None, []), (5, []), ([], []), ([1, "x"], ["vars.1"]), ("ab", ["vars.0", "vars.1"]),
+    ("\U0001F600", ["vars.0", "vars.1"]),  # an emoji is two UTF-16 code units
+    ({"x": float("nan")}, ["vars.x"]), ({"x": float("inf")}, ["vars.x"]),
+])
+def test_vars_start_at_finite_numbers(vars, errors):
+    check(prog([], vars=vars), errors)
+
+
+def test_params_are_numbers_or_formulas():
+    check(prog([], params={"a": 1, "b": "=a*2", "c": "=dur"}))
+    check(prog([], params={"a": True, "b": "fast", "c": None}), ["params.a", "params.b", "params.c"])
+
+
+# --- §2 channels -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("ch", ["part:Arm", "lift:arm:2", "part:__proto__", "part:arm#01", "Dx", "part:", "part:arm:-1#",
+                                "lift:arm:1:1", "constructor"])
+def test_malformed_channels_are_errors(ch):
+    block({"op": "set", "ch": ch, "to": 1}, [".ch"])
+
+
+@pytest.mark.parametrize("ch", ["dx", "dy", "sx", "sy", "rot", "mouth", "blink", "part:arm", "part:arm:-1",
+                                "part:tail#3", "lift:hand:1", "part:leg:1#2", "part:ear:-1#0"])
+def test_well_formed_channels(ch):
+    block({"op": "set", "ch": ch, "to": 1})
+
+
+def test_roles_nothing_draws_are_warnings_in_primitive_blocks():
+    block({"op": "set", "ch": "part:elbow", "to": 1}, warnings=[".ch"])
+    block({"op": "wave", "ch": "part:constructor"}, warnings=[".ch"])
+    block({"op": "set", "ch": "part:neck", "to": 1}, warnings=[".ch"])  # no character draws a neck
+
+
+def test_mood_is_not_a_number():
+    block({"op": "set", "ch": "mood", "to": "happy"})
+    for op in ("ramp", "wave", "drive"):
+        block({"op": op, "ch": "mood", "to": 1, "value": 1}, [".ch"])
+
+
+# --- §4 blocks and parts -----------------------------------------------------------------------
+
+def test_unknown_ops_and_blocks():
+    block({"op": "dance"}, [".op"])
+    block({"op": "constructor"}, [".op"])
+    block({"op": "toString"}, [".op"])
+    block({}, [".op"])
+    block(7, [""])
+    block({"op": "say", "who": "A", "text": "hi"}, [".op"])  # a scene block in a behaviour
+
+
+@pytest.mark.parametrize("part", ["elbow", "part:elbow", "part:constructor", "constructor", "__proto__", "left head",
+                                  "front arm", "part:Arm", ""])
+def test_unknown_friendly_parts_are_errors(part):
+    block({"op": "setPart", "part": part, "deg": 10}, [".part"])
+
+
+@pytest.mark.parametrize("part", ["arms", "left arm", "right forearm", "arm_l", "thigh_r", "front legs",
+                                  "back left leg", "hind legs", "front paws", "front left paw", "paws", "left paw",
+                                  "back paws", "feet", "tail", "the ears", "body", "head", "part:tail#2", "lift:arm:1"])
+def test_friendly_parts(part):
+    block({"op": "setPart", "part": part, "deg": 10})
+
+
+def test_neck_is_a_warning_in_friendly_blocks():
+    block({"op": "setPart", "part": "neck", "deg": 10}, warnings=[".part"])
+
+
+def test_required_fields():
+    block({"op": "set", "ch": "dx"}, [".to"])
+    block({"op": "ramp", "ch": "dx"}, [""])
+    block({"op": "ramp", "ch": "dx", "to": 1, "by": 2}, [""])
+    block({"op": "wait"}, [""])
+    block({"op": "wait", "for": 1, "until": 2}, [""])
+    block({"op": "for", "body": []}, [""])
+    block({"op": "while", "body": []}, [".cond"])
+    block({"op": "repeat", "body": []}, [".times"])
+    block({"op": "setVar", "value": 1}, [".var"])
+    block({"op": "drive", "ch": "dx"}, [".value"])
+    block({"op": "setPart", "deg": 3}, [".part"])
+    block({"op": "together", "branches": [[], 3]}, [".branches.1"])
+    block({"op": "if", "cond": 1, "then": {"op": "stop"}}, [".then"])
+
+
+@pytest.mark.parametrize("field,value", [("ease", "bouncy"), ("ease", 3)])
+def test_enums(field, value):
+    block({"op": "ramp", "ch": "dx", "to": 1, field: value}, ["." + field])
+
+
+def test_wave_enums():
+    block({"op": "wave", "ch": "dx", "shape": "zigzag"}, [".shape"])
+    block({"op": "wave", "ch": "dx", "clip": "both"}, [".clip"])
+    block({"op": "wave", "ch": "dx", "sync": "global"}, [".sync"])
+
+
+def test_values_are_numbers_or_formulas():
+    block({"op": "set", "ch": "dx", "to": "12"}, [".to"])
+    block({"op": "set", "ch": "dx", "to": True}, [".to"])
+    block({"op": "set", "ch": "dx", "to": [1]}, [".to"])
+    block({"op": "wait", "for": None}, [""])  # null counts as absent
+
+
+# --- §5 expressions ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("f", ["=1 +", "=(1", "=1)", "=", "=1 2", "=a b", "=1..2", "=sin()", "=clamp(1,2)",
+                               "=pow(1)", "=1 = 2", "=foo(1)", "=constructor(1)", "=__proto__(2)", "=toString()",
+                               "=#", "=1e", "=smoothstep(1,2)"])
+def test_formula_errors(f):
+    block({"op": "set", "ch": "dx", "to": f}, [".to"])
+
+
+@pytest.mark.parametrize("f", ["=1", "=-2^2", "=sin(tau)*cos(local)+t", "=min()", "=max(1,2,3,4)", "=loud*talking",
+                               "=random", "=pi*e", "=1 <= 2 && 3 != 4 || !0", "=smoothstep(0.3)", "=.5", "=1.",
+                               "=2e-3", "=hopair(tau)", "=step(1,2)+lerp(1,2,3)+clamp(1,2,3)+mod(1,2)+sign(-1)",
+                               "=floor(1)+ceil(1)+round(1)+abs(1)+exp(1)+sqrt(1)+tan(1)+pow(2,3)", "=dur"])
+def test_formulas(f):
+    block({"op": "set", "ch": "dx", "to": f})
+
+
+def test_unknown_names_warn_params_and_vars_do_not():
+    block({"op": "set", "ch": "dx", "to": "=speed * 2"}, warnings=[".to"])
+    block({"op": "set", "ch": "dx", "to": "=dt"}, warnings=[".to"])  # there is no dt
+    block({"op": "set", "ch": "dx", "to": "=a + a + b"}, warnings=[".to", ".to"])  # one per distinct name
+    check(prog([{"op": "set", "ch": "dx", "to": "=speed + n + constructor"}],
+               params={"speed": 1, "constructor": 2}, vars={"n": 0}))
+    check(prog([{"op": "set", "ch": "dx", "to": "=dt"}], params={"dt": 1}))
+
+
+def test_formula_nesting_limit():
+    deep = "=" + "(" * 300 + "1" + ")" * 300
+    block({"op": "set", "ch": "dx", "to": deep}, [".to"])
+    block({"op": "set", "ch": "dx", "to": "=" + "-" * 300 + "1"}, [".to"])
+    block({"op": "set", "ch": "dx", "to": "=" + "(" * 150 + "1" + ")" * 150})
+
+
+# --- §8.6 the skeleton ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("b,errors,warnings", [
+    ({"op": "chain", "ch": "part:tail"}, [], []),
+    ({"op": "chain", "ch": "part:tail#2"}, [".ch"], []),
+    ({"op": "chain", "ch": "dx"}, [".ch"], []),
+    ({"op": "chain", "ch": "lift:ear:1"}, [], []),
+    ({"op": "chain", "ch": "part:tail", "segments": 0}, [".segments"], []),
+    ({"op": "chain", "ch": "part:tail", "segments": 17}, [".segments"], []),
+    ({"op": "chain", "ch": "part:tail", "segments": 2.5}, [".segments"], []),
+    ({"op": "chain", "ch": "part:tail", "segments": "=4"}, [".segments"], []),
+    ({"op": "chain", "ch": "part:leg"}, [], [".ch"]),
+    ({"op": "chain", "ch": "part:arm:1"}, [], [".ch"]),
+    ({"op": "chain", "ch": "part:elbow"}, [], [".ch"]),
+    ({"op": "chain", "ch": "part:neck"}, [], [".ch"]),
+    ({"op": "chain", "ch": "part:tail", "lag": 1.5}, [], [".lag"]),
+    ({"op": "chain", "ch": "part:tail", "lag": -0.1}, [], [".lag"]),
+    ({"op": "chain", "ch": "part:tail", "falloff": 0}, [], [".falloff"]),
+    ({"op": "chain", "ch": "part:tail", "falloff": 2.5}, [], [".falloff"]),
+    ({"op": "follow", "source": "dy"}, [".ch"], []),
+    ({"op": "follow", "ch": "part:ear:1"}, [".source"], []),
+    ({"op": "follow", "ch": [], "source": "dy"}, [".ch"], []),
+    ({"op": "follow", "ch": "part:ear:1", "source": ["dy"]}, [".source"], []),
+    ({"op": "follow", "ch": "mood", "source": "dy"}, [".ch"], []),
+    ({"op": "follow", "ch": "part:ear:1", "source": "mood"}, [".source"], []),
+    ({"op": "follow", "ch": ["part:ear:1", "part:Ear"], "source": "dy"}, [".ch.1"], []),
+    ({"op": "follow", "ch": "part:ear:1", "source": "dy", "hz": 0}, [".hz"], []),
+    ({"op": "follow", "ch": "part:ear:1", "source": "dy", "hz": 61}, [".hz"], []),
+    ({"op": "follow", "ch": "part:ear:1", "source": "dy", "hz": 8}, [], [".hz"]),
+    ({"op": "follow", "ch": "part:ear:1", "source": "dy", "hz": "=0"}, [], []),
+    ({"op": "follow", "ch": "part:ear:1", "source": "dy", "damping": -1}, [".damping"], []),
+    ({"op": "follow", "ch": "part:elbow", "source": "dy"}, [], [".ch"]),
+    ({"op": "view"}, [".to"], []),
+    ({"op": "view", "to": "top"}, [".to"], []),
+    ({"op": "view", "to": "side"}, [], []),
+    ({"op": "reach", "part": "head", "at": "hip"}, [".part"], []),
+    ({"op": "reach", "part": "left arm", "at": "hip"}, [".part"], []),
+    ({"op": "reach", "part": "lift:hand:1", "at": "hip"}, [".part"], []),
+    ({"op": "reach"}, [""], []),
+    ({"op": "reach", "at": "hip", "to": {"x": 1, "y": 2}}, [""], []),
+    ({"op": "reach", "to": {"x": 1}}, [".to"], []),
+    ({"op": "reach", "to": {"x": 1, "y": 2, "z": 3}}, [".to"], []),
+    ({"op": "reach", "to": {"x": "a", "y": 2}}, [".to"], []),
+    ({"op": "reach", "to": [1, 2]}, [".to"], []),
+    ({"op": "reach", "to": {"x": 1, "y": "=tau"}}, [], []),
+    ({"op": "reach", "to": {"x": 1, "y": 2}, "dx": 0.1}, [""], []),
+    ({"op": "reach", "dx": 0.1}, ["", ""], []),
+    ({"op": "reach", "at": "head", "dx": "a"}, [".dx"], []),
+    ({"op": "reach", "at": "nose"}, [".at"], []),
+    ({"op": "reach", "at": "head", "dx": 0.1, "dy": "=-0.03"}, [], []),
+    ({"op": "reach", "part": "hands", "at": "hip", "hold": 1}, [], []),
+    ({"op": "reach", "at": "hip", "hold": -1}, [], [".hold"]),
+    ({"op": "release", "part": "tail"}, [".part"], []),
+    ({"op": "release", "part": "feet"}, [], []),
+    ({"op": "swish", "part": "lift:tail"}, [".part"], []),
+    ({"op": "swish", "part": "part:tail#2"}, [".part"], []),
+    ({"op": "swish", "part": "arms", "segments": 3}, [], [".segments"]),
+    ({"op": "swish", "part": "tail", "segments": 3}, [], []),
+    ({"op": "swish", "part": "tail", "segments": 20}, [".segments"], []),
+    ({"op": "swish", "part": "neck"}, [], [".part"]),
+    ({"op": "bend", "part": "neck", "deg": 10}, [], [".part"]),
+    ({"op": "bend", "part": "wiggle", "deg": 10}, [".part"], []),
+    ({"op": "flop", "part": "ears"}, [], []),
+    ({"op": "bow", "deg": 30}, [], []),
+    ({"op": "letFollow", "part": "ears"}, [], []),
+    ({"op": "letFollow", "part": "neck"}, [], [".part"]),
+    ({"op": "letFollow", "part": "ears", "after": "neck"}, [], [".after"]),
+    ({"op": "letFollow", "part": "ears", "after": "wobble"}, [".after"], []),
+    ({"op": "letFollow", "part": "ears", "after": "lift:arm:1"}, [".after"], []),
+    ({"op": "letFollow", "part": "tail#2"}, [".part"], []),
+    ({"op": "letFollow", "part": "ears", "hz": 100}, [".hz"], []),
+    ({"op": "letFollow", "part": "ears", "hz": 7}, [], [".hz"]),
+    ({"op": "letFollow", "part": "arms", "segments": 2}, [], [".segments"]),
+    ({"op": "turnView", "to": "back"}, [], []),
+    ({"op": "turnView", "over": 0}, [], [".over"]),
+    ({"op": "turnView", "over": -1}, [], [".over"]),
+    ({"op": "turnView", "to": "top"}, [".to"], []),
+])
+def test_skeleton_validation(b, errors, warnings):
+    block(b, errors, warnings)
+
+
+def test_validate_never_raises_on_junk():
+    import sys
+    deep = {"op": "forever", "body": []}
+    node = deep
+    for _ in range(5000):
+        nxt = {"op": "forever", "body": []}
+        node["body"].append(nxt)
+        node = nxt
+    r = toon.validate(prog([deep]))
+    assert not r["ok"] and r["errors"]
+    assert sys.getrecursionlimit() >= 1000
+    r = toon.validate(object())
+    assert not r["ok"]
+    r = toon.validate("{" * 100000)
+    assert not r["ok"]
