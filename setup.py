@@ -54,14 +54,14 @@ class BuildExt(build_ext):
 
 def extension():
     sources = sorted(glob.glob("csrc/*.c")) + sorted(glob.glob("csrc/toon/*.c")) + sorted(glob.glob("csrc/python/*.c"))
-    extra = ["-std=c11", "-Wall", "-Wextra", "-ffp-contract=off", "-fno-fast-math", "-fno-math-errno", "-O2"]
+    extra = ["-std=c11", "-pthread", "-Wall", "-Wextra", "-ffp-contract=off", "-fno-fast-math", "-fno-math-errno", "-O2"]
     extra += os.environ.get("OPENBONE_CFLAGS", "").split()
     return Extension(
         "openbone._core",
         sources=sources,
         include_dirs=["csrc", "csrc/include", "csrc/toon"],
         extra_compile_args=extra,
-        extra_link_args=os.environ.get("OPENBONE_LDFLAGS", "").split(),
+        extra_link_args=["-pthread"] + os.environ.get("OPENBONE_LDFLAGS", "").split(),
         define_macros=[("_POSIX_C_SOURCE", "200809L")],
     )
 

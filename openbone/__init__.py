@@ -20,10 +20,12 @@ from .document import Animation, Bone, Constraint, Document, Event, Skin, Slot, 
 from .drawing import Bounds, DrawBatch, DrawItem
 from .instance import Instance, SlotState
 from .spine import import_skeleton, import_skeleton_json
+from .batch import Batch, advance_all, bake_all
 
 
 __all__ = [
     "OpenBoneError", "Document", "Instance", "SlotState", "load", "loads", "dumps", "earcut",
     "format_number", "format_template", "Bone", "Slot", "Skin", "Animation", "Event", "Constraint",
     "StateMachine", "eval_curve", "import_skeleton", "import_skeleton_json", "DrawItem", "DrawBatch", "Bounds",
+    "Batch", "advance_all", "bake_all",
 ]

@@ -52,7 +52,7 @@ class Instance:
     def _particle_geometry(self, *args: Any, **kwargs: Any) -> Any: ...  # _particle_geometry(slot_index): (attachment, blend, texture, vertices, uvs, colors, indices) or None.
     def _particle_live(self, *args: Any, **kwargs: Any) -> Any: ...  # _particle_live(slot) -> (has_emitting, emitting, has_rate, rate)
     def _particle_state(self, *args: Any, **kwargs: Any) -> Any: ...  # _particle_state(slot_index): copies of the emitter's particle buffer (dict) or None.
-    def _physics_state(self, *args: Any, **kwargs: Any) -> Any: ...  # _physics_state(index): the §7.4 state of a physics constraint, None before its first update.
+    def _physics_state(self, *args: Any, **kwargs: Any) -> Any: ...  # _physics_state(index): the §7.4 state of a physics constraint, None before its first update (the Spine pose model: spine-core 4.2's fields, always).
     def _reaches(self, *args: Any, **kwargs: Any) -> Any: ...  # [(upper, lower, tip, space, x, y, offset_space, ox, oy, weight, bend)].
     def _restore(self, *args: Any, **kwargs: Any) -> Any: ...  # Restores bytes from _snapshot (ob_instance_restore).
     def _seqframe_live(self, *args: Any, **kwargs: Any) -> Any: ...  # _seqframe_live(slot, name_id) -> float | None
@@ -155,6 +155,13 @@ class Instance:
     @property
     def world(self) -> npt.NDArray[Any]: ...  # (n_bones, 6) float64 [a, b, c, d, x, y], read-only view.
 
+class Batch:
+    def __init__(self, threads: Optional[int] = ...) -> None: ...
+    @property
+    def threads(self) -> int: ...  # Threads that step instances (the caller's included).
+    def advance_all(self, instances: Sequence[Instance], dt: float) -> None: ...
+    def bake_all(self, instances: Sequence[Instance], dt: float, steps: int) -> List[npt.NDArray[Any]]: ...
+    def thread_stats(self) -> List[Tuple[float, int]]: ...  # (cpu_seconds, instances) per thread slot
 class ToonError:
     def __getattr__(self, name: str) -> Any: ...
 class ToonProgram:

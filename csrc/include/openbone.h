@@ -278,6 +278,34 @@ void ob_instance_clear_layer(ob_instance *inst);
 void ob_instance_set_placement(ob_instance *inst, double x, double y, double scale_x, double scale_y);
 void ob_instance_get_placement(const ob_instance *inst, double *x, double *y, double *scale_x, double *scale_y);
 
+/* ---- many instances (batch.c): one call steps a list across threads ---- */
+
+/// A pool of threads that steps many instances per call.  Each instance is
+/// advanced exactly as ob_instance_advance advances it alone (same bits,
+/// whatever the thread count or order).  threads: 0 = the online cores,
+/// 1 = the calling thread only, at most 256; the calling thread always works
+/// too, so threads - 1 are started here and sleep between calls.  Calls on
+/// one batch are serialised; a call allocates nothing after the first call of
+/// its size.  An instance may be in one batch call at a time and must not be
+/// used elsewhere during it; instances with a script host are stepped on the
+/// pool's threads, so the host must then be thread-safe.
+typedef struct ob_batch ob_batch;
+ob_batch *ob_batch_create(int threads, ob_error *err);
+void ob_batch_free(ob_batch *batch);
+int ob_batch_threads(const ob_batch *batch);
+/// ob_instance_advance(insts[i], dt) for every i.  A dt ob_instance_advance
+/// refuses, a NULL instance or one named twice: OB_ERR_ARGUMENT with err
+/// filled, before any instance moves.
+ob_status ob_batch_advance(ob_batch *batch, ob_instance *const *insts, size_t n, double dt, ob_error *err);
+/// ob_instance_bake(insts[i], dt, steps, out[i]) for every i: out[i] holds
+/// steps * bones * 6 doubles.  Refused like ob_batch_advance, and for
+/// steps < 0 or a NULL out[i] when steps > 0.
+ob_status ob_batch_bake(ob_batch *batch, ob_instance *const *insts, size_t n, double dt, int steps,
+                        double *const *out, ob_error *err);
+/// Per thread slot (0 = the calling thread, then the pool's): CPU seconds
+/// spent in batch calls and instances stepped, summed since creation.
+ob_status ob_batch_thread_stats(ob_batch *batch, int slot, double *cpu_seconds, uint64_t *instances);
+
 #ifdef __cplusplus
 }
 #endif

@@ -14,6 +14,7 @@ PyObject *obpy_load_bytes(PyObject *self, PyObject *arg);
 PyObject *obpy_json_to_binary(PyObject *self, PyObject *args);
 PyObject *obpy_binary_to_json(PyObject *self, PyObject *args);
 int obpy_toon_prepare(PyObject *m);  /* py_toon.c: Jabbertoon */
+int obpy_batch_prepare(PyObject *m);  /* py_batch.c: many instances per call */
 
 /* ---- threads (obpy.h) ------------------------------------------------------ */
 
@@ -27,14 +28,19 @@ int obpy_in_use(obpy_instance *self)
     return 0;
 }
 
+int obpy_needs_gil(const obpy_instance *self)
+{
+    const ob_sm_state *sm = self->inst->sm;
+    return sm && sm->host && self->inst->doc->script_count > 0;
+}
+
 int obpy_begin(obpy_instance *self, obpy_call *c)
 {
     if (obpy_in_use(self)) return -1;
     c->prev = self->busy;
     c->ts = NULL;
     self->busy = PyThread_get_thread_ident();
-    const ob_sm_state *sm = self->inst->sm;
-    if (!(sm && sm->host && self->inst->doc->script_count > 0))
+    if (!obpy_needs_gil(self))
         c->ts = PyEval_SaveThread();  /* no Python can be called back: no host, or no script to run */
     return 0;
 }
@@ -120,6 +126,7 @@ PyMODINIT_FUNC PyInit__core(void)
     if (PyModule_AddObjectRef(m, "Document", (PyObject *)&obpy_document_type) < 0) goto fail;
     if (PyModule_AddObjectRef(m, "Instance", (PyObject *)&obpy_instance_type) < 0) goto fail;
     if (obpy_toon_prepare(m) < 0) goto fail;
+    if (obpy_batch_prepare(m) < 0) goto fail;
     return m;
 fail:
     Py_DECREF(m);

@@ -48,6 +48,7 @@ typedef struct {
 typedef struct { unsigned long prev; PyThreadState *ts; } obpy_call;
 int obpy_in_use(obpy_instance *self);          /* 1 with RuntimeError when busy in another thread */
 int obpy_begin(obpy_instance *self, obpy_call *c);  /* -1 with RuntimeError */
+int obpy_needs_gil(const obpy_instance *self);      /* a script host may call Python back */
 void obpy_end(obpy_instance *self, obpy_call *c);
 #define OBPY_NEED_INST(self)                                                                      \
     if (!(self)->inst) { PyErr_SetString(PyExc_RuntimeError, "Instance not initialised"); return NULL; } \

@@ -48,6 +48,15 @@ FUNCTIONS = {
     "format_template": "(text: str, values: Mapping[str, Union[float, bool, str]]) -> str",
 }
 
+# csrc/python/py_batch.c (issue 17): many instances per call
+BATCH = f"""class Batch:
+    def __init__(self, threads: Optional[int] = ...) -> None: ...
+    @property
+    def threads(self) -> int: ...  # Threads that step instances (the caller's included).
+    def advance_all(self, instances: Sequence[Instance], dt: float) -> None: ...
+    def bake_all(self, instances: Sequence[Instance], dt: float, steps: int) -> List[{ARR}]: ...
+    def thread_stats(self) -> List[Tuple[float, int]]: ...  # (cpu_seconds, instances) per thread slot"""
+
 
 def first_line(obj):
     return (inspect.getdoc(obj) or "").splitlines()[0:1]
@@ -86,7 +95,9 @@ def main(path):
     for name in sorted(n for n in dir(_core) if not n.startswith("_")):
         obj = getattr(_core, name)
         if isinstance(obj, type):
-            if name not in ("Document", "Instance", "OpenBoneError"):
+            if name == "Batch":
+                lines.append(BATCH)
+            elif name not in ("Document", "Instance", "OpenBoneError"):
                 lines.append(f"class {name}:\n    def __getattr__(self, name: str) -> Any: ...")
             continue
         if callable(obj):

@@ -1,0 +1,309 @@
+/* batch.c: many instances stepped in one call across a pool of threads
+** (issue 17, "many characters").  Each instance is advanced exactly as
+** ob_instance_advance would advance it alone: the document is immutable and
+** an instance touches only its own memory, so which thread steps it, and in
+** which order, changes no bit of the result.  The pool is a handle (no global
+** state); its threads are created once and sleep between calls, and a call
+** allocates nothing unless it names more instances than any call before
+** (the duplicate check's table then grows once). */
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "instance.h"
+
+#define OB_BATCH_MAX_THREADS 256
+
+typedef struct ob_batch_worker {
+    ob_batch *batch;
+    int slot;
+    pthread_t thread;
+    /* per slot statistics, written only by the thread of that slot */
+    double cpu;      /* thread CPU seconds spent in jobs */
+    uint64_t items;  /* instances it stepped */
+} ob_batch_worker;
+
+struct ob_batch {
+    int threads;                  /* the caller plus threads - 1 workers */
+    ob_batch_worker *workers;     /* [threads]; slot 0 is the calling thread */
+    int started;                  /* workers actually running (slots 1..started) */
+    pthread_mutex_t call;         /* one call at a time */
+    pthread_mutex_t m;
+    pthread_cond_t go, done;
+    uint64_t generation;          /* bumped per job, under m */
+    int quit;
+    int pending;                  /* workers still inside the current job, under m */
+    /* the job, set under m before go is broadcast */
+    ob_instance *const *insts;
+    size_t n;
+    double dt;
+    int steps;                    /* 0: one advance; > 0: a bake of that many frames */
+    double *const *out;
+    atomic_size_t next;           /* the next instance index to take */
+    /* the duplicate check's open-addressing table (capacity a power of two) */
+    const ob_instance **seen;
+    size_t seen_cap;
+};
+
+static double thread_cpu_seconds(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return 0;
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Steps instances taken one at a time from the shared counter.  Dynamic
+** scheduling keeps both cores busy when instances cost different amounts;
+** it cannot change results (each instance is independent). */
+static void run_job(ob_batch *b, ob_batch_worker *w)
+{
+    double t0 = thread_cpu_seconds();
+    uint64_t items = 0;
+    for (;;) {
+        size_t i = atomic_fetch_add_explicit(&b->next, 1, memory_order_relaxed);
+        if (i >= b->n) break;
+        ob_instance *inst = b->insts[i];
+        if (b->steps == 0) {
+            ob_instance_advance(inst, b->dt);
+        } else {
+            size_t frame = (size_t)inst->doc->bone_count * 6;
+            double *dst = b->out[i];
+            for (int k = 0; k < b->steps; k++) {
+                ob_instance_advance(inst, b->dt);  /* §12: the instance sums dt itself */
+                memcpy(dst + (size_t)k * frame, inst->world, frame * sizeof *dst);
+            }
+        }
+        items++;
+    }
+    w->cpu += thread_cpu_seconds() - t0;
+    w->items += items;
+}
+
+static void *worker_main(void *arg)
+{
+    ob_batch_worker *w = arg;
+    ob_batch *b = w->batch;
+    uint64_t seen = 0;
+    pthread_mutex_lock(&b->m);
+    for (;;) {
+        while (!b->quit && b->generation == seen) pthread_cond_wait(&b->go, &b->m);
+        if (b->quit) break;
+        seen = b->generation;
+        pthread_mutex_unlock(&b->m);
+        run_job(b, w);
+        pthread_mutex_lock(&b->m);
+        if (--b->pending == 0) pthread_cond_signal(&b->done);
+    }
+    pthread_mutex_unlock(&b->m);
+    return NULL;
+}
+
+static int online_cores(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > OB_BATCH_MAX_THREADS ? OB_BATCH_MAX_THREADS : (int)n;
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static void set_error(ob_error *err, ob_status status, const char *fmt, ...)
+{
+    if (!err) return;
+    err->status = status;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+}
+
+ob_batch *ob_batch_create(int threads, ob_error *err)
+{
+    if (threads < 0 || threads > OB_BATCH_MAX_THREADS) {
+        set_error(err, OB_ERR_ARGUMENT, "batch: threads must be 0 (the cores) to %d, got %d", OB_BATCH_MAX_THREADS,
+                  threads);
+        return NULL;
+    }
+    ob_batch *b = calloc(1, sizeof *b);
+    if (!b) goto oom;
+    b->threads = threads ? threads : online_cores();
+    b->workers = calloc((size_t)b->threads, sizeof *b->workers);
+    if (!b->workers) {
+        free(b);
+        goto oom;
+    }
+    pthread_mutex_init(&b->call, NULL);
+    pthread_mutex_init(&b->m, NULL);
+    pthread_cond_init(&b->go, NULL);
+    pthread_cond_init(&b->done, NULL);
+    atomic_init(&b->next, 0);
+    for (int s = 0; s < b->threads; s++) {
+        b->workers[s].batch = b;
+        b->workers[s].slot = s;
+    }
+    for (int s = 1; s < b->threads; s++) {
+        if (pthread_create(&b->workers[s].thread, NULL, worker_main, &b->workers[s]) != 0) {
+            int total = b->threads;
+            ob_batch_free(b);
+            set_error(err, OB_ERR_MEMORY, "batch: could not start thread %d of %d", s, total);
+            return NULL;
+        }
+        b->started = s;
+    }
+    return b;
+oom:
+    set_error(err, OB_ERR_MEMORY, "out of memory");
+    return NULL;
+}
+
+void ob_batch_free(ob_batch *b)
+{
+    if (!b) return;
+    pthread_mutex_lock(&b->m);
+    b->quit = 1;
+    pthread_cond_broadcast(&b->go);
+    pthread_mutex_unlock(&b->m);
+    for (int s = 1; s <= b->started; s++) pthread_join(b->workers[s].thread, NULL);
+    pthread_cond_destroy(&b->go);
+    pthread_cond_destroy(&b->done);
+    pthread_mutex_destroy(&b->m);
+    pthread_mutex_destroy(&b->call);
+    free(b->seen);
+    free(b->workers);
+    free(b);
+}
+
+int ob_batch_threads(const ob_batch *b) { return b->threads; }
+
+ob_status ob_batch_thread_stats(ob_batch *b, int slot, double *cpu_seconds, uint64_t *instances)
+{
+    if (slot < 0 || slot >= b->threads) return OB_ERR_ARGUMENT;
+    pthread_mutex_lock(&b->call);  /* not while a call runs */
+    if (cpu_seconds) *cpu_seconds = b->workers[slot].cpu;
+    if (instances) *instances = b->workers[slot].items;
+    pthread_mutex_unlock(&b->call);
+    return OB_OK;
+}
+
+/* Every instance non-NULL, posed from a document, and named once; dt one
+** that ob_instance_advance accepts.  Nothing moves before this passes. */
+static ob_status check_job(ob_batch *b, ob_instance *const *insts, size_t n, double dt, ob_error *err)
+{
+    if (!(fabs(dt) <= OB_MAX_DT)) {
+        set_error(err, OB_ERR_ARGUMENT, "batch: dt must be finite with |dt| <= %g, got %g", OB_MAX_DT, dt);
+        return OB_ERR_ARGUMENT;
+    }
+    if (n > 0 && !insts) {
+        set_error(err, OB_ERR_ARGUMENT, "batch: %zu instances but no array", n);
+        return OB_ERR_ARGUMENT;
+    }
+    if (n > SIZE_MAX / 4 / sizeof *b->seen) {
+        set_error(err, OB_ERR_ARGUMENT, "batch: %zu instances is too many", n);
+        return OB_ERR_ARGUMENT;
+    }
+    size_t cap = 16;
+    while (cap < 2 * n) cap *= 2;
+    if (cap > b->seen_cap) {  /* grows once to the largest call's size */
+        const ob_instance **t = malloc(cap * sizeof *t);
+        if (!t) {
+            set_error(err, OB_ERR_MEMORY, "out of memory");
+            return OB_ERR_MEMORY;
+        }
+        free(b->seen);
+        b->seen = t;
+        b->seen_cap = cap;
+    }
+    cap = b->seen_cap;
+    memset(b->seen, 0, cap * sizeof *b->seen);
+    for (size_t i = 0; i < n; i++) {
+        const ob_instance *inst = insts[i];
+        if (!inst || !inst->doc) {
+            set_error(err, OB_ERR_ARGUMENT, "batch: instance %zu is NULL", i);
+            return OB_ERR_ARGUMENT;
+        }
+        uint64_t h = (uint64_t)(uintptr_t)inst * 0x9e3779b97f4a7c15ULL;
+        for (size_t k = (size_t)(h >> 32) & (cap - 1);; k = (k + 1) & (cap - 1)) {
+            if (!b->seen[k]) {
+                b->seen[k] = inst;
+                break;
+            }
+            if (b->seen[k] == inst) {
+                size_t first = 0;
+                while (insts[first] != inst) first++;
+                set_error(err, OB_ERR_ARGUMENT, "batch: instance %zu is instance %zu again (each instance once)", i,
+                          first);
+                return OB_ERR_ARGUMENT;
+            }
+        }
+    }
+    return OB_OK;
+}
+
+static ob_status run(ob_batch *b, ob_instance *const *insts, size_t n, double dt, int steps, double *const *out,
+                     ob_error *err)
+{
+    pthread_mutex_lock(&b->call);
+    ob_status st = check_job(b, insts, n, dt, err);
+    if (st != OB_OK || n == 0) {
+        pthread_mutex_unlock(&b->call);
+        return st;
+    }
+    b->insts = insts;
+    b->n = n;
+    b->dt = dt;
+    b->steps = steps;
+    b->out = out;
+    atomic_store_explicit(&b->next, 0, memory_order_relaxed);
+    /* one instance: the caller alone; more: every worker (the idle ones return at once) */
+    int helpers = n > 1 && b->started > 0;
+    if (helpers) {
+        pthread_mutex_lock(&b->m);
+        b->pending = b->started;
+        b->generation++;
+        pthread_cond_broadcast(&b->go);
+        pthread_mutex_unlock(&b->m);
+    }
+    run_job(b, &b->workers[0]);
+    if (helpers) {
+        pthread_mutex_lock(&b->m);
+        while (b->pending > 0) pthread_cond_wait(&b->done, &b->m);
+        pthread_mutex_unlock(&b->m);
+    }
+    pthread_mutex_unlock(&b->call);
+    return OB_OK;
+}
+
+ob_status ob_batch_advance(ob_batch *b, ob_instance *const *insts, size_t n, double dt, ob_error *err)
+{
+    return run(b, insts, n, dt, 0, NULL, err);
+}
+
+ob_status ob_batch_bake(ob_batch *b, ob_instance *const *insts, size_t n, double dt, int steps, double *const *out,
+                        ob_error *err)
+{
+    if (steps < 0 || (steps > 0 && n > 0 && !out)) {
+        if (steps < 0) set_error(err, OB_ERR_ARGUMENT, "batch: steps must be >= 0, got %d", steps);
+        else set_error(err, OB_ERR_ARGUMENT, "batch: a bake of %d steps needs an output array", steps);
+        return OB_ERR_ARGUMENT;
+    }
+    for (size_t i = 0; steps > 0 && i < n; i++)
+        if (!out[i]) {
+            set_error(err, OB_ERR_ARGUMENT, "batch: bake output %zu is NULL", i);
+            return OB_ERR_ARGUMENT;
+        }
+    if (steps == 0) {  /* nothing to do, but the same checks */
+        pthread_mutex_lock(&b->call);
+        ob_status st = check_job(b, insts, n, dt, err);
+        pthread_mutex_unlock(&b->call);
+        return st;
+    }
+    return run(b, insts, n, dt, steps, out, err);
+}
