@@ -18,8 +18,15 @@ int ob_audio_init(ob_audio_director *a, const ob_document *doc, int32_t max_play
     a->doc = doc;
     a->playing_capacity = max_playing > 0 ? max_playing : DEFAULT_PLAYING;
     a->cmd_capacity = max_commands > 0 ? max_commands : DEFAULT_COMMANDS;
-    a->playing = calloc((size_t)a->playing_capacity, sizeof *a->playing);
-    a->cmds = calloc((size_t)a->cmd_capacity, sizeof *a->cmds);
+    /* bytes per instance (issue 17): with no sound and no asset nothing can
+    ** play, so no play/stop command is possible either; only a state
+    ** machine's listeners can still mix a bus */
+    if (doc->sound_count == 0 && doc->audio_asset_count == 0) {
+        a->playing_capacity = 0;
+        if (doc->machine_count == 0) a->cmd_capacity = 0;
+    }
+    a->playing = calloc(a->playing_capacity > 0 ? (size_t)a->playing_capacity : 1, sizeof *a->playing);
+    a->cmds = calloc(a->cmd_capacity > 0 ? (size_t)a->cmd_capacity : 1, sizeof *a->cmds);
     if (!a->playing || !a->cmds) {
         ob_audio_destroy(a);
         return -1;

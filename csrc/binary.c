@@ -27,8 +27,10 @@
 #include "jsnum.h"
 
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,7 +218,42 @@ typedef struct {
     char *arena;      /* every string, NUL-terminated, back to back */
     size_t *soff;     /* string i starts at arena + soff[i] */
     size_t *canon;    /* first index holding the same text as string i */
+    ob_binary_pool *pool; /* ob_binary_decode_pooled: nodes and strings live here */
 } ob_dec;
+
+/* ---- the pool of ob_binary_decode_pooled: zeroed blocks, freed at once */
+struct ob_binary_pool_block {
+    struct ob_binary_pool_block *next;
+    size_t cap, used;
+    max_align_t data[];
+};
+
+static void *pool_alloc(ob_binary_pool *p, size_t n)
+{
+    const size_t align = sizeof(max_align_t);
+    n = (n + align - 1) / align * align;
+    struct ob_binary_pool_block *b = p->head;
+    if (!b || b->cap - b->used < n) {
+        size_t cap = n > 65536 - sizeof *b ? n : 65536 - sizeof *b;
+        b = calloc(1, sizeof *b + cap);
+        if (!b) return NULL;
+        b->cap = cap;
+        b->next = p->head;
+        p->head = b;
+    }
+    void *r = (char *)b->data + b->used;
+    b->used += n;
+    return r;
+}
+
+void ob_binary_pool_free(ob_binary_pool *p)
+{
+    for (struct ob_binary_pool_block *b = p->head, *next; b; b = next) {
+        next = b->next;
+        free(b);
+    }
+    p->head = NULL;
+}
 
 static int dfail(ob_dec *d, size_t at, const char *fmt, ...)
 {
@@ -297,7 +334,7 @@ static int read_table(ob_dec *d)
         d->pos += (size_t)slen;
     }
     d->soff[n] = total;
-    d->arena = malloc(total ? total : 1);
+    d->arena = d->pool ? pool_alloc(d->pool, total ? total : 1) : malloc(total ? total : 1);
     if (!d->arena) return dfail(d, at, "out of memory for the string table");
     {
         /* second pass: the lengths were all checked above */
@@ -407,9 +444,70 @@ static cJSON **keymap_slot(keymap *m, size_t k)
     return &m->item[h];
 }
 
+/* ---- tree nodes: cJSON's own (freed with cJSON_Delete) or, pooled, bump
+** allocated with their strings (the string table stays, each text once) and
+** freed with the pool: a document's tree is read once and dropped (issue 17) */
+static cJSON *mk(ob_dec *d, int type)
+{
+    if (!d->pool) {
+        switch (type) {
+        case cJSON_NULL: return cJSON_CreateNull();
+        case cJSON_False: return cJSON_CreateFalse();
+        case cJSON_True: return cJSON_CreateTrue();
+        case cJSON_Array: return cJSON_CreateArray();
+        case cJSON_Object: return cJSON_CreateObject();
+        default: return NULL;
+        }
+    }
+    cJSON *v = pool_alloc(d->pool, sizeof *v);
+    if (v) v->type = type;
+    return v;
+}
+
+static cJSON *mk_number(ob_dec *d, double x)
+{
+    if (!d->pool) return cJSON_CreateNumber(x);
+    cJSON *v = mk(d, cJSON_Number);
+    if (!v) return NULL;
+    v->valuedouble = x;  /* valueint as cJSON_CreateNumber sets it */
+    v->valueint = x >= INT_MAX ? INT_MAX : x <= (double)INT_MIN ? INT_MIN : (int)x;
+    return v;
+}
+
+/* s stays valid as long as the tree (the string table, or pooled memory) */
+static cJSON *mk_string(ob_dec *d, const char *s)
+{
+    if (!d->pool) return cJSON_CreateString(s);
+    cJSON *v = mk(d, cJSON_String);
+    if (v) v->valuestring = (char *)s;
+    return v;
+}
+
+static void drop(ob_dec *d, cJSON *v)
+{
+    if (!d->pool) cJSON_Delete(v);
+}
+
+/* Appends v to the array or object parent (key: the object key); 0 when out of memory. */
+static int append(ob_dec *d, cJSON *parent, const char *key, cJSON *v)
+{
+    if (!d->pool) return key ? cJSON_AddItemToObject(parent, key, v) : cJSON_AddItemToArray(parent, v);
+    if (key) v->string = (char *)key;
+    if (!parent->child) {  /* cJSON's list: the first child's prev is the last */
+        parent->child = v;
+        v->prev = v;
+    } else {
+        cJSON *last = parent->child->prev;
+        last->next = v;
+        v->prev = last;
+        parent->child->prev = v;
+    }
+    return 1;
+}
+
 /* Moves nv's value into old (which keeps its key and list position) and
 ** frees nv together with old's previous value. */
-static void replace_value(cJSON *old, cJSON *nv)
+static void replace_value(ob_dec *d, cJSON *old, cJSON *nv)
 {
     cJSON *child = old->child;
     char *vs = old->valuestring;
@@ -423,7 +521,7 @@ static void replace_value(cJSON *old, cJSON *nv)
     nv->valuestring = vs;
     nv->type = type & ~cJSON_StringIsConst;
     nv->string = NULL;
-    cJSON_Delete(nv);
+    drop(d, nv);
 }
 
 static cJSON *dec_value(ob_dec *d, int depth);
@@ -449,17 +547,17 @@ static cJSON *dec_array(ob_dec *d, size_t at, int depth)
               (unsigned long long)n, left(d));
         return NULL;
     }
-    arr = cJSON_CreateArray();
+    arr = mk(d, cJSON_Array);
     if (!arr) return doom(d, at);
     for (uint64_t i = 0; i < n; i++) {
         cJSON *v = dec_value(d, depth + 1);
         if (!v) {
-            cJSON_Delete(arr);
+            drop(d, arr);
             return NULL;
         }
-        if (!cJSON_AddItemToArray(arr, v)) {
-            cJSON_Delete(v);
-            cJSON_Delete(arr);
+        if (!append(d, arr, NULL, v)) {
+            drop(d, v);
+            drop(d, arr);
             return doom(d, at);
         }
     }
@@ -482,7 +580,7 @@ static cJSON *dec_object(ob_dec *d, size_t at, int depth)
               (unsigned long long)n, left(d));
         return NULL;
     }
-    obj = cJSON_CreateObject();
+    obj = mk(d, cJSON_Object);
     if (!obj) return doom(d, at);
     keymap_init(&km);
     for (uint64_t i = 0; i < n; i++) {
@@ -493,18 +591,18 @@ static cJSON *dec_object(ob_dec *d, size_t at, int depth)
         if (!v) goto fail;
         slot = keymap_slot(&km, d->canon[k]);
         if (!slot) {
-            cJSON_Delete(v);
+            drop(d, v);
             doom(d, at);
             goto fail;
         }
         if (*slot) {
             /* §2 "the same JSON value": a repeated key keeps the first
             ** position and the last value, as in a JS object */
-            replace_value(*slot, v);
+            replace_value(d, *slot, v);
             continue;
         }
-        if (!cJSON_AddItemToObject(obj, dstr(d, k), v)) {
-            cJSON_Delete(v);
+        if (!append(d, obj, dstr(d, k), v)) {
+            drop(d, v);
             doom(d, at);
             goto fail;
         }
@@ -514,7 +612,7 @@ static cJSON *dec_object(ob_dec *d, size_t at, int depth)
     return obj;
 fail:
     keymap_free(&km);
-    cJSON_Delete(obj);
+    drop(d, obj);
     return NULL;
 }
 
@@ -536,7 +634,7 @@ static cJSON *dec_dataurl(ob_dec *d, size_t at)
     mlen = dlen(d, mime);
     blen = ((size_t)n + 2) / 3 * 4;
     total = 5 + mlen + 8 + blen + 1;
-    s = malloc(total);
+    s = d->pool ? pool_alloc(d->pool, total) : malloc(total);
     if (!s) return doom(d, at);
     memcpy(s, "data:", 5);
     memcpy(s + 5, dstr(d, mime), mlen);
@@ -544,8 +642,8 @@ static cJSON *dec_dataurl(ob_dec *d, size_t at)
     b64_encode(d->data + d->pos, (size_t)n, s + 13 + mlen);
     s[total - 1] = '\0';
     d->pos += (size_t)n;
-    v = cJSON_CreateString(s);
-    free(s);
+    v = mk_string(d, s);
+    if (!d->pool) free(s);
     if (!v) return doom(d, at);
     return v;
 }
@@ -562,16 +660,16 @@ static cJSON *dec_value(ob_dec *d, int depth)
     {
         cJSON *v = NULL;
         switch (tag) {
-        case TAG_NULL: v = cJSON_CreateNull(); break;
-        case TAG_FALSE: v = cJSON_CreateFalse(); break;
-        case TAG_TRUE: v = cJSON_CreateTrue(); break;
+        case TAG_NULL: v = mk(d, cJSON_NULL); break;
+        case TAG_FALSE: v = mk(d, cJSON_False); break;
+        case TAG_TRUE: v = mk(d, cJSON_True); break;
         case TAG_UINT:
         case TAG_NEGINT: {
             uint64_t u;
             if (!rd_varint(d, &u, tag == TAG_UINT ? "unsigned integer" : "negative integer"))
                 return NULL;
             /* converted to double once: exact up to 2^53 (JS Number) */
-            v = cJSON_CreateNumber(tag == TAG_UINT ? (double)u : -(double)u - 1.0);
+            v = mk_number(d, tag == TAG_UINT ? (double)u : -(double)u - 1.0);
             break;
         }
         case TAG_F32: {
@@ -586,8 +684,8 @@ static cJSON *dec_value(ob_dec *d, int depth)
             d->pos += 4;
             memcpy(&f, &w, 4);
             /* §2: float32 → Number(f.toPrecision(7)); NaN/±Infinity → null */
-            if (isnan(f) || isinf(f)) v = cJSON_CreateNull();
-            else v = cJSON_CreateNumber(ob_js_f32_round7(f));
+            if (isnan(f) || isinf(f)) v = mk(d, cJSON_NULL);
+            else v = mk_number(d, ob_js_f32_round7(f));
             break;
         }
         case TAG_F64: {
@@ -601,14 +699,14 @@ static cJSON *dec_value(ob_dec *d, int depth)
             d->pos += 8;
             memcpy(&x, &w, 8);
             /* §2: float64 as is; NaN/±Infinity → null (JSON cannot hold them) */
-            if (isnan(x) || isinf(x)) v = cJSON_CreateNull();
-            else v = cJSON_CreateNumber(x);
+            if (isnan(x) || isinf(x)) v = mk(d, cJSON_NULL);
+            else v = mk_number(d, x);
             break;
         }
         case TAG_STRING: {
             size_t k;
             if (!rd_index(d, &k, "string index")) return NULL;
-            v = cJSON_CreateString(dstr(d, k));
+            v = mk_string(d, dstr(d, k));
             break;
         }
         case TAG_ARRAY: return dec_array(d, at, depth);
@@ -623,11 +721,12 @@ static cJSON *dec_value(ob_dec *d, int depth)
     }
 }
 
-cJSON *ob_binary_decode(const uint8_t *data, size_t len, char *err, size_t errcap)
+static cJSON *decode(const uint8_t *data, size_t len, char *err, size_t errcap, ob_binary_pool *pool)
 {
     ob_dec d;
     cJSON *v = NULL;
     memset(&d, 0, sizeof d);
+    d.pool = pool;
     d.data = data;
     d.len = data ? len : 0;
     d.err = err;
@@ -651,14 +750,24 @@ cJSON *ob_binary_decode(const uint8_t *data, size_t len, char *err, size_t errca
     v = dec_value(&d, 0);
     if (v && d.pos != d.len) {
         dfail(&d, d.pos, "trailing data: %zu bytes after the value", d.len - d.pos);
-        cJSON_Delete(v);
+        drop(&d, v);
         v = NULL;
     }
 done:
-    free(d.arena);
+    if (!pool) free(d.arena);
     free(d.soff);
     free(d.canon);
     return v;
+}
+
+cJSON *ob_binary_decode(const uint8_t *data, size_t len, char *err, size_t errcap)
+{
+    return decode(data, len, err, errcap, NULL);
+}
+
+cJSON *ob_binary_decode_pooled(const uint8_t *data, size_t len, char *err, size_t errcap, ob_binary_pool *pool)
+{
+    return decode(data, len, err, errcap, pool);
 }
 
 /* ------------------------------------------------------------------ */

@@ -8,6 +8,7 @@
 ** kept afterwards.
 */
 #include <math.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -949,25 +950,29 @@ static int run_loaders(ob_loader *L, const cJSON *root)
     return 0;
 }
 
-ob_document *ob_document_load(const void *data, size_t len, ob_error *err_arg)
+/* The document's JSON tree from .obonb or .obone bytes (BOM dropped, invalid
+** UTF-8 repaired and counted, duplicate keys resolved), or NULL with err set. */
+/* A tree parse_root gave back (a binary one lives in the pool). */
+static void drop_root(cJSON *root, ob_binary_pool *pool)
 {
-    ob_error scratch;
-    ob_error *const err = err_arg ? err_arg : &scratch;
-    err->status = OB_OK;
-    err->message[0] = '\0';
-    if (!data) {
-        err->status = OB_ERR_ARGUMENT;
-        snprintf(err->message, sizeof err->message, "no data");
-        return NULL;
-    }
+    if (pool->head) ob_binary_pool_free(pool);
+    else cJSON_Delete(root);
+}
+
+static cJSON *parse_root(const void *data, size_t len, ob_error *err, size_t *utf8_bad_out, size_t *utf8_first_out,
+                         ob_binary_pool *pool)
+{
     cJSON *root;
     size_t utf8_bad = 0, utf8_first = 0;
+    *utf8_bad_out = *utf8_first_out = 0;
     if (ob_binary_is_binary(data, len)) {
-        root = ob_binary_decode(data, len, err->message, sizeof err->message);
+        root = ob_binary_decode_pooled(data, len, err->message, sizeof err->message, pool);
         if (!root) {
+            ob_binary_pool_free(pool);
             err->status = OB_ERR_SYNTAX;
             return NULL;
         }
+        return root;  /* the decoder resolved duplicate keys as dedupe_keys does */
     } else {
         /* The text is decoded as TextDecoder does (issue 21; NOTES §2): a
         ** leading BOM is dropped and invalid UTF-8 becomes U+FFFD (a warning);
@@ -1031,9 +1036,29 @@ ob_document *ob_document_load(const void *data, size_t len, ob_error *err_arg)
         snprintf(err->message, sizeof err->message, "out of memory");
         return NULL;
     }
+    *utf8_bad_out = utf8_bad;
+    *utf8_first_out = utf8_first;
+    return root;
+}
+
+ob_document *ob_document_load(const void *data, size_t len, ob_error *err_arg)
+{
+    ob_error scratch;
+    ob_error *const err = err_arg ? err_arg : &scratch;
+    err->status = OB_OK;
+    err->message[0] = '\0';
+    if (!data) {
+        err->status = OB_ERR_ARGUMENT;
+        snprintf(err->message, sizeof err->message, "no data");
+        return NULL;
+    }
+    size_t utf8_bad, utf8_first;
+    ob_binary_pool pool = {0};
+    cJSON *root = parse_root(data, len, err, &utf8_bad, &utf8_first, &pool);
+    if (!root) return NULL;
     /* §2 step 1: format and version */
     if (!cJSON_IsObject(root)) {
-        cJSON_Delete(root);
+        drop_root(root, &pool);
         err->status = OB_ERR_FORMAT;
         snprintf(err->message, sizeof err->message, "document: expected a JSON object");
         return NULL;
@@ -1043,7 +1068,7 @@ ob_document *ob_document_load(const void *data, size_t len, ob_error *err_arg)
         char d[80];
         if (cJSON_IsString(fmt)) snprintf(d, sizeof d, "\"%.40s\"", fmt->valuestring);
         else snprintf(d, sizeof d, "%s", fmt ? "a non-string" : "nothing");
-        cJSON_Delete(root);
+        drop_root(root, &pool);
         err->status = OB_ERR_FORMAT;
         snprintf(err->message, sizeof err->message, "format: expected \"openbone\", got %s", d);
         return NULL;
@@ -1052,7 +1077,7 @@ ob_document *ob_document_load(const void *data, size_t len, ob_error *err_arg)
         char d[64];
         if (cJSON_IsNumber(ver)) snprintf(d, sizeof d, "%g", ver->valuedouble);
         else snprintf(d, sizeof d, "a non-number");
-        cJSON_Delete(root);
+        drop_root(root, &pool);
         err->status = OB_ERR_FORMAT;
         snprintf(err->message, sizeof err->message, "version: unsupported version %s (this runtime reads version 1)", d);
         return NULL;
@@ -1063,7 +1088,7 @@ ob_document *ob_document_load(const void *data, size_t len, ob_error *err_arg)
     if (!doc || !L) {
         free(doc);
         free(L);
-        cJSON_Delete(root);
+        drop_root(root, &pool);
         err->status = OB_ERR_MEMORY;
         snprintf(err->message, sizeof err->message, "out of memory");
         return NULL;
@@ -1074,8 +1099,14 @@ ob_document *ob_document_load(const void *data, size_t len, ob_error *err_arg)
     if (utf8_bad)
         ob_warn(L, NULL, "invalid UTF-8 at byte %zu: %zu sequence%s replaced with U+FFFD (as TextDecoder does)",
                 utf8_first, utf8_bad, utf8_bad == 1 ? "" : "s");
-    doc->json = ob_json_write(root, 0);
-    if (!doc->json || run_loaders(L, root) < 0) {
+    /* issue 17: the normalised JSON text is written when first asked for
+    ** (ob_document_json), from a copy of the bytes: writing it costs several
+    ** times the load itself (JS number formatting of every value) */
+    doc->source = malloc(len ? len : 1);
+    if (doc->source) memcpy(doc->source, data, len);
+    doc->source_len = len;
+    atomic_init(&doc->json, NULL);
+    if (!doc->source || run_loaders(L, root) < 0) {
         if (err->status == OB_OK) {
             err->status = OB_ERR_MEMORY;
             snprintf(err->message, sizeof err->message, "out of memory");
@@ -1085,7 +1116,7 @@ ob_document *ob_document_load(const void *data, size_t len, ob_error *err_arg)
         free(L->channels);
         free(L->warnings);
         free(L);
-        cJSON_Delete(root);
+        drop_root(root, &pool);
         ob_document_free(doc);
         return NULL;
     }
@@ -1094,19 +1125,40 @@ ob_document *ob_document_load(const void *data, size_t len, ob_error *err_arg)
     free(L->channels);
     free(L->warnings);
     free(L);
-    cJSON_Delete(root);
+    drop_root(root, &pool);
     return doc;
 }
 
 void ob_document_free(ob_document *doc)
 {
     if (!doc) return;
-    free(doc->json);
+    free(atomic_load(&doc->json));
+    free(doc->source);
     ob_arena_free(&doc->arena);
     free(doc);
 }
 
-const char *ob_document_json(const ob_document *doc) { return doc->json; }
+const char *ob_document_json(const ob_document *doc)
+{
+    char *json = atomic_load_explicit(&doc->json, memory_order_acquire);
+    if (json) return json;
+    /* the bytes loaded once already: parsed the same way, they cannot fail but for memory */
+    ob_error err;
+    size_t bad, first;
+    ob_binary_pool pool = {0};
+    cJSON *root = parse_root(doc->source, doc->source_len, &err, &bad, &first, &pool);
+    if (!root) return NULL;
+    json = ob_json_write(root, 0);
+    drop_root(root, &pool);
+    if (!json) return NULL;
+    char *expected = NULL;  /* several threads may race here: the first one's text is kept */
+    if (!atomic_compare_exchange_strong_explicit((_Atomic(char *) *)&doc->json, &expected, json, memory_order_acq_rel,
+                                                 memory_order_acquire)) {
+        free(json);
+        return expected;
+    }
+    return json;
+}
 int ob_document_bone_count(const ob_document *doc) { return doc->bone_count; }
 int ob_document_slot_count(const ob_document *doc) { return doc->slot_count; }
 int ob_document_skin_count(const ob_document *doc) { return doc->skin_count; }

@@ -9,6 +9,7 @@
 #ifndef OB_DOCUMENT_H
 #define OB_DOCUMENT_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include "include/openbone.h"
 #include "arena.h"
@@ -426,7 +427,10 @@ typedef struct ob_region_data {
 
 struct ob_document {
     ob_arena arena;
-    char *json;                  /* normalised document, compact JSON (malloc'd) */
+    _Atomic(char *) json;        /* normalised document, compact JSON (malloc'd), written on first
+                                 ** ob_document_json from source (a cache: thread-safe) */
+    void *source;                /* a copy of the bytes loaded (.obone text or .obonb) */
+    size_t source_len;
     const char *name;
     double width, height, origin_x, origin_y, fps;
     const char *background;

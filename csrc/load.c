@@ -9,22 +9,35 @@
 
 #include "jsnum.h"
 
+/* Appends n bytes to the path, truncated to fit (what snprintf did, without
+** its cost: the path moves at every element of every array, issue 17) */
+static void path_put(ob_loader *L, const char *s, size_t n)
+{
+    size_t room = sizeof L->path - 1 - L->path_len;
+    if (n > room) n = room;
+    memcpy(L->path + L->path_len, s, n);
+    L->path_len += n;
+    L->path[L->path_len] = '\0';
+}
+
 size_t ob_path_key(ob_loader *L, const char *key)
 {
     size_t mark = L->path_len;
-    int n = snprintf(L->path + L->path_len, sizeof L->path - L->path_len, "%s%s",
-                     L->path_len ? "." : "", key);
-    if (n > 0) L->path_len += (size_t)n;
-    if (L->path_len >= sizeof L->path) L->path_len = sizeof L->path - 1;
+    if (L->path_len) path_put(L, ".", 1);
+    path_put(L, key, strlen(key));
     return mark;
 }
 
 size_t ob_path_index(ob_loader *L, int32_t index)
 {
     size_t mark = L->path_len;
-    int n = snprintf(L->path + L->path_len, sizeof L->path - L->path_len, "[%d]", (int)index);
-    if (n > 0) L->path_len += (size_t)n;
-    if (L->path_len >= sizeof L->path) L->path_len = sizeof L->path - 1;
+    char buf[16], *p = buf + sizeof buf;
+    uint32_t u = index < 0 ? 0u - (uint32_t)index : (uint32_t)index;
+    *--p = ']';
+    do *--p = (char)('0' + u % 10); while (u /= 10);
+    if (index < 0) *--p = '-';
+    *--p = '[';
+    path_put(L, p, (size_t)(buf + sizeof buf - p));
     return mark;
 }
 
@@ -132,12 +145,12 @@ const char *ob_strdup(ob_loader *L, const char *s)
 
 const cJSON *ob_get(const cJSON *obj, const char *key)
 {
-    const cJSON *found = NULL;
     if (!cJSON_IsObject(obj)) return NULL;
+    /* keys are unique: ob_document_load resolved duplicates first (last wins,
+    ** as in JS), so the first match is the only one */
     for (const cJSON *c = obj->child; c; c = c->next)
-        if (c->string && strcmp(c->string, key) == 0) found = c;  /* last wins, as in JS */
-    if (found && cJSON_IsNull(found)) return NULL;
-    return found;
+        if (c->string && strcmp(c->string, key) == 0) return cJSON_IsNull(c) ? NULL : c;
+    return NULL;
 }
 
 int ob_has(const cJSON *obj, const char *key) { return ob_get(obj, key) != NULL; }

@@ -260,7 +260,8 @@ static PyObject *get_meta(DocumentObject *self, PyObject *unused)
 static PyObject *get_json(DocumentObject *self, void *closure)
 {
     (void)closure;
-    return PyUnicode_FromString(ob_document_json(self->doc));
+    const char *json = ob_document_json(self->doc);  /* written on first use */
+    return json ? PyUnicode_FromString(json) : PyErr_NoMemory();
 }
 
 static PyMethodDef doc_methods[] = {
