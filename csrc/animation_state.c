@@ -30,8 +30,20 @@ void ob_anim_state_free(ob_instance *inst)
     if (!st) return;
     ob_audio_destroy(&st->audio);
     free(st->marks);
+    free(st->tracks);
     free(st);
     inst->anim = NULL;
+}
+
+int ob_anim_reserve_tracks(ob_anim_state *st, int32_t n)
+{
+    if (n <= st->track_capacity) return 0;
+    ob_track *t = realloc(st->tracks, (size_t)n * sizeof *t);
+    if (!t) return -1;
+    memset(t + st->track_capacity, 0, (size_t)(n - st->track_capacity) * sizeof *t);
+    st->tracks = t;
+    st->track_capacity = n;
+    return 0;
 }
 
 uint8_t *ob_anim_state_marks(ob_instance *inst) { return inst->anim ? inst->anim->marks : NULL; }
@@ -39,7 +51,9 @@ ob_audio_director *ob_anim_audio(ob_instance *inst) { return &inst->anim->audio;
 
 const ob_track *ob_anim_track(const ob_instance *inst, int32_t track)
 {
-    return track >= 0 && track < OB_MAX_TRACKS ? &inst->anim->tracks[track] : NULL;
+    static const ob_track never_used;  /* constant: no state */
+    if (track < 0 || track >= OB_MAX_TRACKS) return NULL;
+    return track < inst->anim->track_capacity ? &inst->anim->tracks[track] : &never_used;
 }
 
 const ob_anim_event *ob_anim_events(const ob_instance *inst, int32_t *n)
@@ -84,6 +98,7 @@ int ob_anim_set_animation(ob_instance *inst, int32_t track, int32_t anim, int lo
 {
     if (!valid(inst, track, anim)) return -1;
     ob_anim_state *st = inst->anim;
+    if (ob_anim_reserve_tracks(st, track + 1) < 0) return -3;
     ob_track *t = &st->tracks[track];
     ob_track_entry e = new_entry(st, anim, loop, 0, mix);
     if (t->has_entry) {
@@ -107,6 +122,7 @@ int ob_anim_add_animation(ob_instance *inst, int32_t track, int32_t anim, int lo
 {
     if (!valid(inst, track, anim)) return -1;
     ob_anim_state *st = inst->anim;
+    if (ob_anim_reserve_tracks(st, track + 1) < 0) return -3;
     ob_track *t = &st->tracks[track];
     if (!t->has_entry) {  /* §6: empty track ⇒ start now */
         t->entry = new_entry(st, anim, loop, delay, mix);
@@ -124,6 +140,7 @@ int ob_anim_clear_track(ob_instance *inst, int32_t track)
 {
     if (track < 0 || track >= OB_MAX_TRACKS) return -1;
     ob_anim_state *st = inst->anim;
+    if (track >= st->track_capacity) return 0;  /* never used: empty */
     ob_track *t = &st->tracks[track];
     if (t->has_entry) ob_audio_stop_owner(&st->audio, t->entry.serial, 0);
     t->has_entry = t->has_from = 0;
@@ -250,7 +267,7 @@ void ob_anim_state_update(ob_instance *inst, double dt)
     ob_anim_state *st = inst->anim;
     begin_frame(st);
     ob_audio_update(&st->audio, dt);  /* §6: audio.update(dt) first */
-    for (int32_t i = 0; i < OB_MAX_TRACKS; i++) update_track(inst, i, dt);
+    for (int32_t i = 0; i < st->track_capacity; i++) update_track(inst, i, dt);
     /* this advance's report: every event and command present now */
     st->event_reported = st->event_count;
     st->notice_reported = st->notice_count;
@@ -266,7 +283,7 @@ void ob_anim_state_apply(ob_instance *inst)
 {
     ob_anim_state *st = inst->anim;
     const ob_document *doc = inst->doc;
-    for (int32_t i = 0; i < OB_MAX_TRACKS; i++) {
+    for (int32_t i = 0; i < st->track_capacity; i++) {
         const ob_track *t = &st->tracks[i];
         if (!t->has_entry) continue;
         const ob_track_entry *e = &t->entry;
@@ -293,14 +310,14 @@ const ob_anim_notice *ob_anim_notices(const ob_instance *inst, int32_t *n)
 
 int ob_anim_set_track_speed(ob_instance *inst, int32_t track, double speed)
 {
-    if (track < 0 || track >= OB_MAX_TRACKS || !inst->anim->tracks[track].has_entry) return -1;
+    if (track < 0 || track >= inst->anim->track_capacity || !inst->anim->tracks[track].has_entry) return -1;
     inst->anim->tracks[track].entry.speed = speed;
     return 0;
 }
 
 int ob_anim_set_track_alpha(ob_instance *inst, int32_t track, double alpha)
 {
-    if (track < 0 || track >= OB_MAX_TRACKS || !inst->anim->tracks[track].has_entry) return -1;
+    if (track < 0 || track >= inst->anim->track_capacity || !inst->anim->tracks[track].has_entry) return -1;
     inst->anim->tracks[track].entry.alpha = alpha;
     return 0;
 }

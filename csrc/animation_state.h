@@ -51,7 +51,11 @@ typedef struct ob_anim_notice {
 #define OB_NOTICE_CAPACITY 64
 
 typedef struct ob_anim_state {
-    ob_track tracks[OB_MAX_TRACKS];
+    /* tracks 0..track_capacity-1, grown by set/addAnimation (calls between
+    ** frames, never advance) to the highest track used: most instances play
+    ** one track, and 16 tracks with their queues are 23 KB (issue 17) */
+    ob_track *tracks;
+    int32_t track_capacity;
     ob_audio_director audio;     /* §10, one per AnimationState */
     uint64_t next_serial;
     int32_t event_count, event_reported, events_dropped;
@@ -63,9 +67,9 @@ typedef struct ob_anim_state {
     uint8_t *marks;              /* slot_count scratch (draw order keys) */
 } ob_anim_state;
 
-/// §6 setAnimation(track, anim, loop, mix): 0, or -1 for a bad track/animation.
+/// §6 setAnimation(track, anim, loop, mix): 0, -1 for a bad track/animation, -3 out of memory.
 int ob_anim_set_animation(ob_instance *inst, int32_t track, int32_t anim, int loop, double mix);
-/// §6 addAnimation(track, anim, loop, delay, mix): 0, -1 bad arguments, -2 queue full.
+/// §6 addAnimation(track, anim, loop, delay, mix): 0, -1 bad arguments, -2 queue full, -3 out of memory.
 int ob_anim_add_animation(ob_instance *inst, int32_t track, int32_t anim, int loop, double delay, double mix);
 /// Empties a track (current, mixing-from and queued entries); the current
 /// entry's looping sounds stop (fade = their fadeOut).
@@ -74,8 +78,10 @@ int ob_anim_clear_track(ob_instance *inst, int32_t track);
 /// and the weight the track is applied with); -1 when the track is empty.
 int ob_anim_set_track_speed(ob_instance *inst, int32_t track, double speed);
 int ob_anim_set_track_alpha(ob_instance *inst, int32_t track, double alpha);
-/// The track, NULL when out of range.
+/// The track, NULL when out of range (an empty track when never used).
 const ob_track *ob_anim_track(const ob_instance *inst, int32_t track);
+/// Makes tracks 0..n-1 exist (n <= OB_MAX_TRACKS); 0, or -1 out of memory.
+int ob_anim_reserve_tracks(ob_anim_state *st, int32_t n);
 /// The events of the last advance (count in *n).
 const ob_anim_event *ob_anim_events(const ob_instance *inst, int32_t *n);
 /// The start/complete notifications of the last advance (count in *n); those

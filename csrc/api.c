@@ -18,12 +18,14 @@ static const char *const BLEND_NAMES[] = {"normal", "additive", "multiply", "scr
 
 ob_status ob_instance_set_animation(ob_instance *inst, int track, int animation, int loop, double mix)
 {
-    return ob_anim_set_animation(inst, track, animation, loop, mix) < 0 ? OB_ERR_ARGUMENT : OB_OK;
+    int r = ob_anim_set_animation(inst, track, animation, loop, mix);
+    return r == -3 ? OB_ERR_MEMORY : r < 0 ? OB_ERR_ARGUMENT : OB_OK;
 }
 
 ob_status ob_instance_add_animation(ob_instance *inst, int track, int animation, int loop, double delay, double mix)
 {
-    return ob_anim_add_animation(inst, track, animation, loop, delay, mix) < 0 ? OB_ERR_ARGUMENT : OB_OK;
+    int r = ob_anim_add_animation(inst, track, animation, loop, delay, mix);
+    return r == -3 ? OB_ERR_MEMORY : r < 0 ? OB_ERR_ARGUMENT : OB_OK;
 }
 
 ob_status ob_instance_clear_track(ob_instance *inst, int track)

@@ -359,9 +359,23 @@ static void walk(ser *s, ob_instance *inst)
 
     /* animation_state.c (§6): tracks, the last report, audio (§10) */
     ob_anim_state *an = inst->anim;
-    A(s, an->tracks, OB_MAX_TRACKS);
+    /* OB_MAX_TRACKS tracks in the snapshot (those never used as empty ones);
+    ** applied, the instance gets the tracks up to the last one not empty */
+    for (int32_t t = 0; t < OB_MAX_TRACKS && !s->failed; t++) {
+        ob_track tmp;
+        memset(&tmp, 0, sizeof tmp);
+        if (s->mode == SER_WRITE) {
+            blob(s, t < an->track_capacity ? &an->tracks[t] : &tmp, sizeof tmp);
+            continue;
+        }
+        V(s, tmp);
+        if (s->failed || s->mode != SER_APPLY) continue;
+        if (t >= an->track_capacity && !tmp.has_entry && !tmp.has_from && tmp.queue_count == 0) continue;
+        if (ob_anim_reserve_tracks(an, t + 1) < 0) fail(s, 2, "out of memory");
+        else an->tracks[t] = tmp;
+    }
     if (s->mode == SER_APPLY && !s->failed)
-        for (int32_t t = 0; t < OB_MAX_TRACKS; t++) {
+        for (int32_t t = 0; t < an->track_capacity; t++) {
             const ob_track *tr = &an->tracks[t];
             int bad = tr->queue_count < 0 || tr->queue_count > OB_QUEUE_CAPACITY;
             bad = bad || (tr->has_entry && (tr->entry.animation < 0 || tr->entry.animation >= doc->animation_count));

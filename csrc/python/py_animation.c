@@ -30,7 +30,9 @@ static PyObject *set_animation(InstanceObject *self, PyObject *args)
     NEED_INST(self);
     if (!PyArg_ParseTuple(args, "iipd", &track, &anim, &loop, &mix)) return obpy_arg_error("set_animation");
     if (!isfinite(mix)) return PyErr_Format(obpy_error, "set_animation: mix must be a finite number");
-    if (ob_anim_set_animation(self->inst, track, anim, loop, mix) < 0)
+    int r = ob_anim_set_animation(self->inst, track, anim, loop, mix);
+    if (r == -3) return PyErr_NoMemory();
+    if (r < 0)
         return PyErr_Format(obpy_error, "set_animation: bad track %d or animation %d (tracks 0..%d)", track, anim,
                             OB_MAX_TRACKS - 1);
     Py_RETURN_NONE;
@@ -45,6 +47,7 @@ static PyObject *add_animation(InstanceObject *self, PyObject *args)
     if (!isfinite(delay) || !isfinite(mix))
         return PyErr_Format(obpy_error, "add_animation: delay and mix must be finite numbers");
     int r = ob_anim_add_animation(self->inst, track, anim, loop, delay, mix);
+    if (r == -3) return PyErr_NoMemory();
     if (r == -2) return PyErr_Format(obpy_error, "add_animation: the queue of track %d is full (%d entries)", track,
                                      OB_QUEUE_CAPACITY);
     if (r < 0)
