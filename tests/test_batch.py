@@ -216,3 +216,19 @@ def test_scripted_instances_are_stepped_with_the_gil():
     for _ in range(3):
         ref.advance(0.5)
     assert np.array_equal(frames[1], ref.bake(0.25, 2))
+
+
+def test_document_json_is_written_once_on_first_use_from_any_thread(docs):
+    """ob_document_json writes the text lazily (issue 17): threads racing for it get one text,
+    the same as the document that was loaded from that text gives back."""
+    blob = openbone._core.json_to_binary(docs[0].json)
+    for _ in range(3):
+        doc = openbone.loads(blob)
+        texts = []
+        ts = [threading.Thread(target=lambda: texts.append(doc.json)) for _ in range(6)]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+        assert len(set(texts)) == 1 and texts[0] == docs[0].json
+        assert openbone.loads(texts[0]).json == texts[0]
