@@ -6,7 +6,9 @@
 ** state); its threads are created once and sleep between calls, and a call
 ** allocates nothing unless it names more instances than any call before
 ** (the duplicate check's table then grows once). */
-#include <errno.h>
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L  /* clock_gettime, sysconf, pthreads under -std=c11 */
+#endif
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>

@@ -317,6 +317,24 @@ int ob_draw_state_create(ob_instance *inst)
     ds->color_capacity = (int32_t)sum[2];
     ds->mask_vertex_capacity = (int32_t)sum[3];
     ds->mask_index_capacity = (int32_t)sum[4];
+    /* formatted text: the templates' length with room to spare (grows, counted, if a value is long) */
+    size_t text = 256;
+    for (int32_t i = 0; i < na; i++)
+        if (doc->attachments[i].type == OB_ATT_TEXT && doc->attachments[i].text)
+            text += 2 * strlen(doc->attachments[i].text) + 64;
+    ds->text_capacity = text;
+    /* the output buffers are allocated by the first build that needs them
+    ** (size_outputs), with the capacities above: an
+    ** instance only advanced (a crowd, a bake) never holds them (issue 17) */
+    return 0;
+}
+
+/* The output buffers of the draw list and of ob_world_vertices_build, once,
+** at the first of either build (both, so that the first build sizes all). */
+static int size_outputs(ob_instance *inst)
+{
+    ob_draw_state *ds = inst->draw;
+    int32_t ns = inst->doc->slot_count;
     XALLOC(ds->items, ns);
     XALLOC(ds->masks, ns);
     XALLOC(ds->vertices, 2 * (size_t)ds->vertex_capacity);
@@ -325,19 +343,14 @@ int ob_draw_state_create(ob_instance *inst)
     XALLOC(ds->colors, 4 * (size_t)ds->color_capacity);
     XALLOC(ds->mask_vertices, 2 * (size_t)ds->mask_vertex_capacity);
     XALLOC(ds->mask_indices, ds->mask_index_capacity);
-    /* ob_world_vertices_build: one entry per slot, vertices as the draw list sizes them */
+    XALLOC(ds->text, ds->text_capacity);
+    /* world vertices: one entry per slot, vertices as the draw list sizes them */
     XALLOC(ds->wv_slot, ns);
     XALLOC(ds->wv_attachment, ns);
     XALLOC(ds->wv_first, ns);
     XALLOC(ds->wv_vertices, ns);
     XALLOC(ds->wv, 2 * (size_t)ds->vertex_capacity);
-    /* formatted text: the templates' length with room to spare (grows, counted, if a value is long) */
-    size_t text = 256;
-    for (int32_t i = 0; i < na; i++)
-        if (doc->attachments[i].type == OB_ATT_TEXT && doc->attachments[i].text)
-            text += 2 * strlen(doc->attachments[i].text) + 64;
-    ds->text_capacity = text;
-    XALLOC(ds->text, text);
+    ds->outputs_sized = 1;
     return 0;
 }
 
@@ -709,6 +722,7 @@ int32_t ob_draw_build(ob_instance *inst)
 {
     const ob_document *doc = inst->doc;
     ob_draw_state *ds = inst->draw;
+    if (!ds->outputs_sized && size_outputs(inst) < 0) return -1;
     if (!ds->particles_sized && size_particles(inst) < 0) return -1;
     ds->item_count = ds->vertex_count = ds->index_count = ds->color_count = ds->mask_count = 0;
     ds->text_length = 0;
@@ -763,6 +777,7 @@ int32_t ob_world_vertices_build(ob_instance *inst)
     const ob_document *doc = inst->doc;
     ob_draw_state *ds = inst->draw;
     int32_t n = 0, nv = 0;
+    if (!ds->outputs_sized && size_outputs(inst) < 0) return -1;
     ob_world_pairs(inst, ds->world_pairs);
     for (int32_t o = 0; o < doc->slot_count; o++) {
         int32_t slot = inst->draw_order[o];

@@ -73,6 +73,7 @@ typedef struct ob_draw_state {
     int32_t *tri_count;
     uint32_t *tris;
     int particles_sized;         /* particle capacity added (first build) */
+    int outputs_sized;           /* output buffers allocated (the first build) */
     int32_t *seq_input;          /* per attachment: sequence input (machine << 16 | input), -1 */
 } ob_draw_state;
 
