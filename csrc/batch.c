@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -35,6 +36,7 @@ typedef struct ob_batch_worker {
 
 struct ob_batch {
     int threads;                  /* the caller plus threads - 1 workers */
+    pid_t pid;                    /* the process that started the workers (a fork's child has none) */
     ob_batch_worker *workers;     /* [threads]; slot 0 is the calling thread */
     int started;                  /* workers actually running (slots 1..started) */
     pthread_mutex_t call;         /* one call at a time */
@@ -137,6 +139,7 @@ ob_batch *ob_batch_create(int threads, ob_error *err)
     ob_batch *b = calloc(1, sizeof *b);
     if (!b) goto oom;
     b->threads = threads ? threads : online_cores();
+    b->pid = getpid();
     b->workers = calloc((size_t)b->threads, sizeof *b->workers);
     if (!b->workers) {
         free(b);
@@ -169,11 +172,13 @@ oom:
 void ob_batch_free(ob_batch *b)
 {
     if (!b) return;
-    pthread_mutex_lock(&b->m);
-    b->quit = 1;
-    pthread_cond_broadcast(&b->go);
-    pthread_mutex_unlock(&b->m);
-    for (int s = 1; s <= b->started; s++) pthread_join(b->workers[s].thread, NULL);
+    if (getpid() == b->pid) {  /* in a fork's child the workers do not exist: nothing to join */
+        pthread_mutex_lock(&b->m);
+        b->quit = 1;
+        pthread_cond_broadcast(&b->go);
+        pthread_mutex_unlock(&b->m);
+        for (int s = 1; s <= b->started; s++) pthread_join(b->workers[s].thread, NULL);
+    }
     pthread_cond_destroy(&b->go);
     pthread_cond_destroy(&b->done);
     pthread_mutex_destroy(&b->m);
@@ -264,8 +269,9 @@ static ob_status run(ob_batch *b, ob_instance *const *insts, size_t n, double dt
     b->steps = steps;
     b->out = out;
     atomic_store_explicit(&b->next, 0, memory_order_relaxed);
-    /* one instance: the caller alone; more: every worker (the idle ones return at once) */
-    int helpers = n > 1 && b->started > 0;
+    /* one instance: the caller alone; more: every worker (the idle ones return
+    ** at once); in a fork's child (no workers there) the caller alone */
+    int helpers = n > 1 && b->started > 0 && getpid() == b->pid;
     if (helpers) {
         pthread_mutex_lock(&b->m);
         b->pending = b->started;

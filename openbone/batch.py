@@ -22,8 +22,9 @@ gives each thread's CPU seconds and instances stepped.
 """
 from __future__ import annotations
 
+import os
 import threading
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -31,15 +32,16 @@ from ._core import Batch
 
 __all__ = ["Batch", "advance_all", "bake_all"]
 
-_pools: Dict[Optional[int], Batch] = {}
+_pools: Dict[Tuple[int, Optional[int]], Batch] = {}  # (pid, threads): a forked child makes its own
 _pools_lock = threading.Lock()
 
 
 def _pool(threads: Optional[int]) -> Batch:
     with _pools_lock:
-        b = _pools.get(threads)
+        key = (os.getpid(), threads)
+        b = _pools.get(key)
         if b is None:
-            b = _pools[threads] = Batch(threads)
+            b = _pools[key] = Batch(threads)
         return b
 
 

@@ -232,3 +232,29 @@ def test_document_json_is_written_once_on_first_use_from_any_thread(docs):
             t.join()
         assert len(set(texts)) == 1 and texts[0] == docs[0].json
         assert openbone.loads(texts[0]).json == texts[0]
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_a_forked_child_steps_without_the_parents_threads(docs):
+    """A Batch inherited through fork has no worker threads in the child: it steps on the
+    caller alone there (no hang), with the same bits."""
+    b = openbone.Batch(2)
+    insts = crowd(docs, 8)
+    b.advance_all(insts, 1 / 60)
+    ref = crowd(docs, 8)
+    alone(ref, [1 / 60, 0.1])
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: report through the pipe, never return into pytest
+        ok = 0
+        try:
+            b.advance_all(insts, 0.1)
+            openbone.advance_all(crowd(docs, 3), 0.1)  # the module's pools: the child's own
+            ok = int(all(a._snapshot() == c._snapshot() for a, c in zip(insts, ref)))
+        finally:
+            os.write(w, bytes([ok]))
+            os._exit(0)
+    os.close(w)
+    got = os.read(r, 1)
+    os.waitpid(pid, 0)
+    assert got == b"\x01"
