@@ -297,8 +297,9 @@ static void ik2_spine(ob_instance *inst, int32_t parent, int32_t child, double t
             r0 = dd - r * r;
             if (r0 >= 0) {
                 y = sqrt(r0) * bend_dir;
-                a1 = ta - ob_atan2(y, r);
-                a2 = ob_atan2(y / psy, (r - l1) / psx);
+                double t1;
+                ob_atan2_2(y, r, y / psy, (r - l1) / psx, &t1, &a2);  /* issue 17: both in one call */
+                a1 = ta - t1;
                 solved = 1;
             }
         }

@@ -107,6 +107,13 @@ static inline void ob_sincos(double x, double *s, double *c)
 static inline double ob_sin(double x) { double s, c; ob_sincos(x, &s, &c); return s; }
 static inline double ob_cos(double x) { double s, c; ob_sincos(x, &s, &c); return c; }
 static inline double ob_atan2(double y, double x) { return ob_atan2_v2((ob_v2d){y, y}, (ob_v2d){x, x})[0]; }
+/* two independent atan2 in one call (the bits of two ob_atan2 calls) */
+static inline void ob_atan2_2(double y0, double x0, double y1, double x1, double *r0, double *r1)
+{
+    ob_v2d r = ob_atan2_v2((ob_v2d){y0, y1}, (ob_v2d){x0, x1});
+    *r0 = r[0];
+    *r1 = r[1];
+}
 
 /* trig.c: n values at a time, two lanes per step (an odd last one on a
 ** padded pair): the same bits as the scalar calls. */

@@ -553,13 +553,15 @@ void ob_apply_path_spine(ob_instance *inst, int32_t c)
         bone_y = y;
         if (mix_rotate > 0) {
             double a = w->a, bb = w->b, cc = w->c, d = w->d, r;
-            if (tangents) r = positions[p - 1];
-            else if (spaces[i + 1] == 0) r = positions[p + 2];
-            else r = ob_atan2(dy, dx);
-            r -= ob_atan2(cc, a);
+            double own;
+            if (tangents) r = positions[p - 1], own = ob_atan2(cc, a);
+            else if (spaces[i + 1] == 0) r = positions[p + 2], own = ob_atan2(cc, a);
+            else ob_atan2_2(dy, dx, cc, a, &r, &own);  /* issue 17: both in one call */
+            r -= own;
             if (tip) {
                 /* the next bone starts at this one's rotated tip */
-                double cs = ob_cos(r), sn = ob_sin(r), length = doc->bones[b].length;
+                double cs, sn, length = doc->bones[b].length;
+                ob_sincos(r, &sn, &cs);
                 bone_x += (length * (cs * a - sn * cc) - dx) * mix_rotate;
                 bone_y += (length * (sn * a + cs * cc) - dy) * mix_rotate;
             } else {
@@ -568,7 +570,8 @@ void ob_apply_path_spine(ob_instance *inst, int32_t c)
             if (r > OB_PI) r -= 2 * OB_PI;
             else if (r < -OB_PI) r += 2 * OB_PI;
             r *= mix_rotate;
-            double cs = ob_cos(r), sn = ob_sin(r);
+            double cs, sn;
+            ob_sincos(r, &sn, &cs);
             w->a = cs * a - sn * cc;
             w->b = cs * bb - sn * d;
             w->c = sn * a + cs * cc;

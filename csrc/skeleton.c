@@ -778,7 +778,8 @@ void ob_bone_world_spine(ob_instance *inst, int32_t i)
         /* spine-core 4.2: the local rotation mapped through the parent,
         ** normalised, and a perpendicular (flipped under reflection for
         ** noScale), then the local shear and scale */
-        double r = ap->rotation * OB_DEG, cs = ob_cos(r), sn = ob_sin(r);
+        double r = ap->rotation * OB_DEG, cs, sn;
+        ob_sincos(r, &sn, &cs);
         double za = pa * cs + pb * sn, zc = pc * cs + pd * sn;
         double s = sqrt(za * za + zc * zc);
         if (s > 0.00001) s = 1 / s;
@@ -787,7 +788,9 @@ void ob_bone_world_spine(ob_instance *inst, int32_t i)
         s = sqrt(za * za + zc * zc);
         if (inherit == OB_INHERIT_NO_SCALE && pa * pd - pb * pc < 0) s = -s;
         r = OB_PI / 2 + ob_atan2(zc, za);
-        double zb = ob_cos(r) * s, zd = ob_sin(r) * s;
+        double zc_, zs_;
+        ob_sincos(r, &zs_, &zc_);
+        double zb = zc_ * s, zd = zs_ * s;
         double shx = ap->shear_x * OB_DEG, shy = (90 + ap->shear_y) * OB_DEG;
         double la = ob_cos(shx) * ap->scale_x, lb = ob_cos(shy) * ap->scale_y;
         double lc = ob_sin(shx) * ap->scale_x, ld = ob_sin(shy) * ap->scale_y;
@@ -816,11 +819,13 @@ void ob_bone_applied_spine(ob_instance *inst, int32_t i)
         ob_mat R = inst->root;
         ap->x = W.x - R.x;
         ap->y = W.y - R.y;
-        ap->rotation = ob_atan2(W.c, W.a) * OB_RAD;
+        double rot, sh;
+        ob_atan2_2(W.c, W.a, W.a * W.b + W.c * W.d, W.a * W.d - W.b * W.c, &rot, &sh);
+        ap->rotation = rot * OB_RAD;
         ap->scale_x = sqrt(W.a * W.a + W.c * W.c);
         ap->scale_y = sqrt(W.b * W.b + W.d * W.d);
         ap->shear_x = 0;
-        ap->shear_y = ob_atan2(W.a * W.b + W.c * W.d, W.a * W.d - W.b * W.c) * OB_RAD;
+        ap->shear_y = sh * OB_RAD;
         return;
     }
     const ob_mat P = inst->world[p];
@@ -843,7 +848,8 @@ void ob_bone_applied_spine(ob_instance *inst, int32_t i)
             ia = pd * pid;
             ib = pb * pid;
         } else if (inherit == OB_INHERIT_NO_SCALE || inherit == OB_INHERIT_NO_SCALE_OR_REFLECTION) {
-            double r0 = inst->local[i].rotation * OB_DEG, cs = ob_cos(r0), sn = ob_sin(r0);
+            double r0 = inst->local[i].rotation * OB_DEG, cs, sn;
+            ob_sincos(r0, &sn, &cs);
             pa = pa * cs + pb * sn;
             pc = pc * cs + pd * sn;
             double s = sqrt(pa * pa + pc * pc);
@@ -871,8 +877,10 @@ void ob_bone_applied_spine(ob_instance *inst, int32_t i)
     if (ap->scale_x > 0.0001) {
         double det = ra * rd - rb * rc;
         ap->scale_y = det / ap->scale_x;
-        ap->shear_y = -ob_atan2(ra * rb + rc * rd, det) * OB_RAD;
-        ap->rotation = ob_atan2(rc, ra) * OB_RAD;
+        double sh, rot;
+        ob_atan2_2(ra * rb + rc * rd, det, rc, ra, &sh, &rot);  /* issue 17: both in one call */
+        ap->shear_y = -sh * OB_RAD;
+        ap->rotation = rot * OB_RAD;
     } else {
         ap->scale_x = 0;
         ap->scale_y = sqrt(rb * rb + rd * rd);

@@ -15,7 +15,12 @@ static inline int on(int spine, double m) { return spine ? m != 0 && !isnan(m) :
 static inline int on_local(int spine, double m) { return spine ? on(1, m) : 1; }
 
 /* §7.2 skewOf(m) = wrap((ob_atan2(d, b) − ob_atan2(c, a))·RAD − 90) */
-static double skew_of(ob_mat m) { return ob_wrap_deg((ob_atan2(m.d, m.b) - ob_atan2(m.c, m.a)) * OB_RAD - 90); }
+static double skew_of(ob_mat m)
+{
+    double y, x;
+    ob_atan2_2(m.d, m.b, m.c, m.a, &y, &x);  /* issue 17: both in one call */
+    return ob_wrap_deg((y - x) * OB_RAD - 90);
+}
 
 /* §7.2 setSkew(w, k): ly = hypot(b, d), ang = ob_atan2(c, a) + (90 + k)·DEG */
 static void set_skew(ob_mat *w, double k)
@@ -164,10 +169,12 @@ static void spine_world(ob_instance *inst, const ob_constraint_data *cd, spine_m
         double oy = cd->offset_x * tl->c + cd->offset_y * tl->d + tl->y;
         if (m.rotate != 0) {
             double a = w->a, b = w->b, c = w->c, d = w->d;
-            double r = cd->relative ? ob_atan2(tc, ta) + offset_rotation
-                                    : ob_atan2(tc, ta) - ob_atan2(c, a) + offset_rotation;
+            double tr, own;
+            ob_atan2_2(tc, ta, c, a, &tr, &own);  /* issue 17: both in one call */
+            double r = cd->relative ? tr + offset_rotation : tr - own + offset_rotation;
             r = wrap_pi(r) * m.rotate;
-            double cs = ob_cos(r), sn = ob_sin(r);
+            double cs, sn;
+            ob_sincos(r, &sn, &cs);
             w->a = cs * a - sn * c;
             w->b = cs * b - sn * d;
             w->c = sn * a + cs * c;
