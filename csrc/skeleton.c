@@ -196,6 +196,10 @@ ob_instance *ob_instance_create(const ob_document *doc, ob_error *err)
     ALLOC(spine_sorted, nb);
     ALLOC(particle_values, ns);
     ALLOC(key_hint, doc->timeline_total);
+    int32_t max_tl = 0;  /* the longest animation's timelines: tl_values (timeline.c) */
+    for (int32_t a = 0; a < doc->animation_count; a++)
+        if (doc->animations[a].timeline_count > max_tl) max_tl = doc->animations[a].timeline_count;
+    ALLOC(tl_values, max_tl);
     ALLOC(setup_local, nb);
     ALLOC(setup_inherit, nb);
     ALLOC(setup_color, 4 * (size_t)ns);
@@ -317,7 +321,7 @@ void ob_instance_free(ob_instance *inst)
         for (int32_t i = 0; i < inst->doc->skin_count; i++) free(inst->skin_cons[i]);
     free(inst->bone_required); free(inst->con_required); free(inst->skin_cons); free(inst->skin_con_count);
     free(inst->local); free(inst->applied); free(inst->inherit); free(inst->world);
-    free(inst->trig); free(inst->trig_scratch); free(inst->stale); free(inst->chain); free(inst->key_hint);
+    free(inst->trig); free(inst->trig_scratch); free(inst->stale); free(inst->chain); free(inst->key_hint); free(inst->tl_values);
     free(inst->sync_pending); free(inst->sync_pending_children);
     free(inst->setup_local); free(inst->setup_inherit); free(inst->setup_color); free(inst->setup_dark);
     free(inst->setup_has_dark); free(inst->setup_attachment); free(inst->setup_order); free(inst->setup_con_values);

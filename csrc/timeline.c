@@ -171,6 +171,26 @@ static int into_keys(const ob_document *doc, const ob_mix_out *mo, int32_t chann
 
 /* ---- §5.1 per target -------------------------------------------------- */
 
+/* A timeline of one of the seven bone pose values: its sampled value depends
+** on the timeline and the time only. */
+static int bone_number(const ob_timeline *tl)
+{
+    return tl->target == OB_TL_BONE && tl->property >= OB_P_ROTATION && tl->property <= OB_P_SHEAR_Y;
+}
+
+/* §5.1 a bone pose value v (sampled) applied with alpha */
+static void apply_bone_value(ob_instance *inst, const ob_timeline *tl, double v, double alpha)
+{
+    ob_pose *p = &inst->local[tl->index];
+    if (tl->property == OB_P_ROTATION) {
+        /* §5.1: raw value at full weight, else lerpAngle (§4.4) the shortest way */
+        p->rotation = alpha >= 1 ? v : p->rotation + ob_wrap_deg(v - p->rotation) * alpha;
+        return;
+    }
+    double *dst = ob_pose_field(p, tl->property);
+    *dst = alpha >= 1 ? v : lerp(*dst, v, alpha);  /* §5.1 */
+}
+
 static void apply_bone(ob_instance *inst, const ob_timeline *tl, double time, double alpha)
 {
     int32_t b = tl->index;
@@ -178,17 +198,8 @@ static void apply_bone(ob_instance *inst, const ob_timeline *tl, double time, do
         if (alpha >= 0.5) inst->inherit[b] = (uint8_t)sample_step(inst, tl, time)->ref;
         return;
     }
-    ob_pose *p = &inst->local[b];
-    if (tl->property == OB_P_ROTATION) {
-        double v = sample_number(inst, tl, time);
-        /* §5.1: raw value at full weight, else lerpAngle (§4.4) the shortest way */
-        p->rotation = alpha >= 1 ? v : p->rotation + ob_wrap_deg(v - p->rotation) * alpha;
-        return;
-    }
-    double *dst = ob_pose_field(p, tl->property);
-    if (!dst) return;
-    double v = sample_number(inst, tl, time);
-    *dst = alpha >= 1 ? v : lerp(*dst, v, alpha);  /* §5.1 */
+    if (!bone_number(tl)) return;
+    apply_bone_value(inst, tl, sample_number(inst, tl, time), alpha);
 }
 
 static void apply_slot(ob_instance *inst, const ob_timeline *tl, double time, double alpha)
@@ -390,6 +401,16 @@ void ob_animation_apply_filtered(ob_instance *inst, int32_t anim, double time, d
         inst->has_animation_time = 1;
     }
     const ob_animation_data *a = &doc->animations[anim];
+    /* issue 17: the bone pose values first, in a loop of their own: each is a
+    ** key search and a curve look-up that depend on (timeline, time) only, so
+    ** consecutive ones overlap in the pipeline; then every timeline in order,
+    ** as before, the bone values taken from that pass (the same values) */
+    double *vals = inst->tl_values;
+    if (which & OB_APPLY_BONES)
+        for (int32_t i = 0; i < a->timeline_count; i++) {
+            const ob_timeline *tl = &a->timelines[i];
+            if (tl->key_count > 0 && tl->index >= 0 && bone_number(tl)) vals[i] = sample_number(inst, tl, time);
+        }
     for (int32_t i = 0; i < a->timeline_count; i++) {
         const ob_timeline *tl = &a->timelines[i];
         if (tl->key_count <= 0 || tl->index < 0 || tl->property == OB_P_UNKNOWN) continue;
@@ -398,7 +419,8 @@ void ob_animation_apply_filtered(ob_instance *inst, int32_t anim, double time, d
         /* §5.1a: a blending timeline that `into` doesn't key eases out */
         if (mix_out && blends(tl) && !into_keys(doc, mix_out, tl->channel)) al = mix_out->alpha;
         if (!(al > 0)) continue;
-        apply_timeline(inst, tl, time, al);
+        if (bone_number(tl)) apply_bone_value(inst, tl, vals[i], al);
+        else apply_timeline(inst, tl, time, al);
     }
 }
 
