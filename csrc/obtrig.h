@@ -13,19 +13,20 @@
 **
 ** sin/cos: |x| ≤ 1e5 rad: x = q·π/2 + r with q = rint(x·2/π) (the 1.5·2^52
 **   trick) and π/2 in three parts (the first two of 33 bits, so q·P1 and q·P2
-**   are exact for |q| < 2^20: Cody and Waite); then the Taylor series of sin
-**   through r^17 and of cos through r^16 on |r| ≤ π/4 (truncation < 1e-19
-**   relative) by Horner, the cos as w + ((1 − w) − z/2 + z²·P) with
-**   w = 1 − z/2; the quadrant q mod 4 swaps and negates.
+**   are exact for |q| < 2^20: Cody and Waite); then on |r| ≤ π/4, z = r²,
+**   sin r = r + r·z·S(z) and cos r = w + ((1 − w) − z/2 + z²·C(z)) with
+**   w = 1 − z/2, S and C Chebyshev fits of degree 6 and 5 (obtrig_kernel.h),
+**   by Horner; the quadrant q mod 4 swaps and negates.
 ** atan2: t = min(|x|,|y|)/max(|x|,|y|) ∈ [0, 1]; t > tan(π/8) is taken to
 **   (t − 1)/(t + 1) with π/4 added back; atan(u) = u + u·s·Q(s), s = u²,
 **   Q of degree 11, the Chebyshev fit of (atan(√s)/√s − 1)/s on
 **   [0, tan²(π/8)] (mpmath.chebyfit at 200 bits, fit error 2e-19); the
 **   result m·π/4 ± atan(u) (m·π/4 as head + tail, one rounding where they
 **   meet) with m and the sign from the octant, then the sign of y.
-** Measured error bound (tests/test_trig.py, against long double over 2^20
-**   arguments each, edge cases included): sin, cos ≤ 1 ulp on |x| ≤ 1e5;
-**   atan2 ≤ 2 ulp everywhere.  Outside that domain (|x| > 1e5 rad for
+** Error bound (tests/test_trig.py checks it against long double, and mpmath
+**   when installed, over 2^19 arguments a range plus the quadrant and octant
+**   edges): sin, cos ≤ 1.5 ulp on |x| ≤ 50 rad, ≤ 2.5 ulp on |x| ≤ 1e5;
+**   atan2 ≤ 3 ulp everywhere (measured maxima 1.45, 2.3 and 2.6).  Outside that domain (|x| > 1e5 rad for
 **   sin/cos, a non-finite argument) the lane takes libm's value, in the
 **   scalar and the vector path alike.
 */
@@ -58,43 +59,43 @@ typedef int64_t ob_v2l __attribute__((vector_size(16)));
 static inline ob_v2d ob_v2_load(const double *p) { ob_v2d v; memcpy(&v, p, sizeof v); return v; }
 static inline void ob_v2_store(double *p, ob_v2d v) { memcpy(p, &v, sizeof v); }
 
-/* ob_sincos_v2(x, &sin, &cos), ob_atan2_v2(y, x): two lanes */
+/* ob_sincos_v2p(&x, &sin, &cos), ob_atan2_v2p(&y, &x, &out): two lanes */
 #define OB_TK_V ob_v2d
 #define OB_TK_L ob_v2l
 #define OB_TK_N 2
-#define OB_TK_SEL ob_v2_sel
-#define OB_TK_SINCOS ob_sincos_v2
-#define OB_TK_ATAN2 ob_atan2_v2
+#define OB_TK_SINCOS ob_sincos_v2p
+#define OB_TK_ATAN2 ob_atan2_v2p
 #include "obtrig_kernel.h"
 #undef OB_TK_V
 #undef OB_TK_L
 #undef OB_TK_N
-#undef OB_TK_SEL
 #undef OB_TK_SINCOS
 #undef OB_TK_ATAN2
 
-/* ob_sincos_v4, ob_atan2_v4: four lanes (two SSE2 pairs interleaved, or
+/* ob_sincos_v4p, ob_atan2_v4p: four lanes (two SSE2 pairs interleaved, or
 ** one AVX register): the same bits per lane */
 typedef double ob_v4d __attribute__((vector_size(32)));
 typedef int64_t ob_v4l __attribute__((vector_size(32)));
 #define OB_TK_V ob_v4d
 #define OB_TK_L ob_v4l
 #define OB_TK_N 4
-#define OB_TK_SEL ob_v4_sel
-#define OB_TK_SINCOS ob_sincos_v4
-#define OB_TK_ATAN2 ob_atan2_v4
-#if defined(__GNUC__) && !defined(__clang__)
-/* the four-lane kernels are always inlined: no call passes a 32-byte vector,
-** so GCC's note on that ABI does not apply (ignored in the includers too) */
-#pragma GCC diagnostic ignored "-Wpsabi"
-#endif
+#define OB_TK_SINCOS ob_sincos_v4p
+#define OB_TK_ATAN2 ob_atan2_v4p
 #include "obtrig_kernel.h"
 #undef OB_TK_V
 #undef OB_TK_L
 #undef OB_TK_N
-#undef OB_TK_SEL
 #undef OB_TK_SINCOS
 #undef OB_TK_ATAN2
+
+/* the two-lane kernels by value */
+static inline void ob_sincos_v2(ob_v2d x, ob_v2d *s, ob_v2d *c) { ob_sincos_v2p(&x, s, c); }
+static inline ob_v2d ob_atan2_v2(ob_v2d y, ob_v2d x)
+{
+    ob_v2d r;
+    ob_atan2_v2p(&y, &x, &r);
+    return r;
+}
 
 /* The scalar calls: the vector kernel on a broadcast pair, lane 0. */
 static inline void ob_sincos(double x, double *s, double *c)

@@ -920,7 +920,7 @@ OB_TRIG_CLONES static void bones_trig_pass(ob_instance *inst)
     for (; k + 2 <= n; k += 2) {  /* two bones per four-lane call */
         ob_v4d x, s, c;
         memcpy(&x, ang + 2 * k, sizeof x);
-        ob_sincos_v4(x, &s, &c);
+        ob_sincos_v4p(&x, &s, &c);
         inst->trig[todo[k]] = (ob_trig){x[0], x[1], c[0], s[0], c[1], s[1]};
         inst->trig[todo[k + 1]] = (ob_trig){x[2], x[3], c[2], s[2], c[3], s[3]};
     }

@@ -16,7 +16,7 @@ OB_TRIG_CLONES void ob_sincos_n(const double *x, double *s, double *c, int32_t n
     for (; i + 4 <= n; i += 4) {
         ob_v4d vx, vs, vc;
         memcpy(&vx, x + i, sizeof vx);
-        ob_sincos_v4(vx, &vs, &vc);
+        ob_sincos_v4p(&vx, &vs, &vc);
         memcpy(s + i, &vs, sizeof vs);
         memcpy(c + i, &vc, sizeof vc);
     }
@@ -36,7 +36,8 @@ OB_TRIG_CLONES void ob_atan2_n(const double *y, const double *x, double *out, in
         ob_v4d vy, vx;
         memcpy(&vy, y + i, sizeof vy);
         memcpy(&vx, x + i, sizeof vx);
-        ob_v4d r = ob_atan2_v4(vy, vx);
+        ob_v4d r;
+        ob_atan2_v4p(&vy, &vx, &r);
         memcpy(out + i, &r, sizeof r);
     }
     for (; i + 2 <= n; i += 2) ob_v2_store(out + i, ob_atan2_v2(ob_v2_load(y + i), ob_v2_load(x + i)));
