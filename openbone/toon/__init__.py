@@ -14,3 +14,10 @@ from .runtime import (Behaviour, Program, Runtime, ToonError, compile_program, c
 
 __all__ = ["create_runtime", "Runtime", "Behaviour", "Program", "compile_program", "validate", "pose_at",
            "ToonError", "to_number"]
+
+# issue 15: Jabbertoon on rigs (role maps, RigCharacter, rt.add_character(rig=...), bake)
+from .perform import bake  # noqa: E402
+from .rig import RigCharacter  # noqa: E402
+from .roles import RoleMap, guess_roles, load_roles  # noqa: E402
+
+__all__ += ["RigCharacter", "RoleMap", "guess_roles", "load_roles", "bake"]

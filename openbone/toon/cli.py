@@ -20,6 +20,7 @@ Jabbertoon programs (JSON, the block language's §1):
   run       run a behaviour on one character and write the pose of every frame (.json or .npz)
   plot      draw channels of a behaviour over time (matplotlib) to an image
   roles     print a rig's role map (which bones play the Jabbertoon roles)
+  render    draw a behaviour performed by a rig, or a cartoon's stage (gif, mp4, png)
 """
 
 
@@ -196,6 +197,8 @@ def add_parser(sub) -> None:
     pl.set_defaults(func=cmd_plot)
     from .roles_cli import add_roles_parser  # issue 15: openbone toon roles RIG
     add_roles_parser(tsub)
+    from .render_cli import add_render_parser  # issue 15: openbone toon render PROGRAM --rig RIG
+    add_render_parser(tsub)
 
 
 def main(argv: Optional[List[str]] = None) -> int:  # pragma: no cover - openbone.cli is the entry

@@ -54,7 +54,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 import numpy as np
 
-from ..document import Document, OpenBoneError, load
+from ..document import Document, OpenBoneError
 from ..instance import Instance
 from .roles import CHAIN_SEGMENTS, DEFAULT_READS, RoleMap, guess_roles, load_roles, make_key, parse_key
 
@@ -119,7 +119,7 @@ class RigCharacter:
     """A rig that a Jabbertoon pose moves (see the module doc).
 
     ``doc``: an :class:`openbone.Document` or a path (.obone / .obonb, or a Spine skeleton
-    .json); ``roles``: a :class:`RoleMap`, a path, JSON text or a dict (None: ``guess_roles``);
+    .json / .skel, textured by the atlas Spine's naming finds beside it); ``roles``: a :class:`RoleMap`, a path, JSON text or a dict (None: ``guess_roles``);
     ``skin``; ``base_animation``: the rig's own animation under the channels (looped, e.g.
     ``"idle"``); ``state_machine``: run the rig's state machine instead (mood inputs).
     """
@@ -127,16 +127,13 @@ class RigCharacter:
     def __init__(self, doc: Union[Document, str, os.PathLike], roles: Any = None, skin: Optional[str] = None,
                  base_animation: Optional[str] = None, state_machine: Optional[str] = None):
         if not isinstance(doc, Document):
-            path = os.fspath(doc)
-            if path.endswith(".json"):
-                from ..spine import import_skeleton_json
-                doc = import_skeleton_json(path)
-            else:
-                doc = load(path)
+            from ..spine.source import load_rig   # .obone / .obonb, or a Spine .json / .skel (its atlas beside it)
+            doc = load_rig(os.fspath(doc))[0]
         self.document = doc
         self.roles: RoleMap = guess_roles(doc, skin) if roles is None else load_roles(roles, doc)
         self.skin = skin
         self.instance = Instance(doc, skin=skin, state_machine=state_machine)
+        self.state_machine = state_machine
         self._machine = state_machine is not None
         if base_animation is not None and doc.animation_index(base_animation) < 0:
             raise OpenBoneError(f"RigCharacter: no animation named {base_animation!r}")
@@ -209,6 +206,14 @@ class RigCharacter:
             up = bone(limb.upper)
             bend = int(limb.bend * self.A * _det_sign(parent_world(up)))
             self._limbs[key] = (up, bone(limb.lower), bone(limb.tip) if limb.tip else -1, bend)
+
+    def fresh(self) -> "RigCharacter":
+        """A new RigCharacter of the same rig, role map, skin, base animation and state machine,
+        with this one's ``h`` and ``facing``, not yet posed (``toon.bake`` performs on one)."""
+        other = RigCharacter(self.document, self.roles, skin=self.skin, base_animation=self.base_animation,
+                             state_machine=self.state_machine)
+        other.h, other.facing = self.h, self.facing
+        return other
 
     @property
     def legs(self) -> int:
