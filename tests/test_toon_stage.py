@@ -1,0 +1,219 @@
+"""Pictures of rigs performing (issue 15 item 4): the stage of a frame (§7.8: placement x y h facing,
+order, caption, background, grade) and ``openbone toon render``.  Expected pixels come from the
+placement rules of §7.2 worked out by hand (where the feet and the head must be), from mirror
+symmetry, and from the textures' own colours."""
+import json
+import math
+import os
+
+import numpy as np
+import pytest
+
+import openbone
+import openbone.examples
+from openbone import toon
+
+skia = pytest.importorskip("skia", reason="the pictures need skia-python (render extra)")
+Image = pytest.importorskip("PIL.Image", reason="the pictures need Pillow")
+
+from openbone.cli import main  # noqa: E402
+from openbone.toon.stage import Stage, character_affine, parse_colour, place_colours  # noqa: E402
+
+HERO = str(openbone.examples.path("hero.obone"))
+SPROUT = str(openbone.examples.path("sprout.json"))
+ATLAS = str(openbone.examples.path("sprout.atlas"))
+REST = {"dx": 0, "dy": 0, "sx": 1, "sy": 1, "rot": 0, "parts": {}, "lift": {}, "mouth": 0, "blink": 0, "mood": None,
+        "reach": {}, "view": None}
+
+
+def frame(chars, order=None, **kw):
+    f = {"t": 0, "scene": "s", "place": None, "background": None, "grade": "normal", "caption": None,
+         "characters": {cid: dict(dict(x=0.5, y=0.92, h=0.5, facing=1, visible=True, talking=0), **c)
+                        for cid, c in chars.items()},
+         "order": order or list(chars)}
+    f.update(kw)
+    return f
+
+
+def posed(char, facing=1, h=0.5):
+    char.apply_pose(REST, 0, facing=facing, h=h)
+    return char
+
+
+def near(a, colour, tol=12):
+    """Pixels within tol of a colour (texture filtering blends the page's texels a little)."""
+    return np.all(np.abs(a[..., :3].astype(int) - colour) <= tol, axis=2)
+
+
+def ink(a, background=(255, 255, 255)):
+    """Rows and columns holding something other than the background."""
+    mask = np.any(np.abs(a[..., :3].astype(int) - background) > 8, axis=2)
+    ys, xs = np.nonzero(mask)
+    return ys.min(), ys.max(), xs.min(), xs.max()
+
+
+# ---- the stage ---------------------------------------------------------------------
+
+def test_placement_puts_the_feet_on_the_line_and_the_height_at_h():
+    """hero (214 units from the feet to the top of the head) placed at x 0.25, y 0.8, h 0.5 on a
+    400x300 stage: drawn 150 px tall, its feet at row 240, its origin at column 100."""
+    char = posed(toon.RigCharacter(HERO))
+    st = Stage(400, 300, {"A": char}, supersample=1)
+    a = st.render_array(frame({"A": {"x": 0.25, "y": 0.8, "h": 0.5}}))
+    top, bottom, left, right = ink(a)
+    assert bottom == pytest.approx(240, abs=1.5) and top == pytest.approx(240 - 150, abs=1.5)
+    m = character_affine(char, 0.25, 0.8, 0.5, 400, 300)
+    assert m[4] == pytest.approx(100) and m[5] == pytest.approx(300 - 240) and m[3] == pytest.approx(150 / 214)
+    assert left < 100 < right
+
+
+def test_facing_mirrors_about_the_placement_and_order_draws_back_to_front():
+    hero_r = posed(toon.RigCharacter(HERO), facing=1)
+    st = Stage(400, 300, {"A": hero_r}, supersample=1)
+    right = st.render_array(frame({"A": {"x": 0.5, "facing": 1}}))
+    hero_l = posed(toon.RigCharacter(HERO), facing=-1)
+    left = Stage(400, 300, {"A": hero_l}, supersample=1).render_array(frame({"A": {"x": 0.5, "facing": -1}}))
+    # x = 0.5 of 400 px: column c of one is column 399 - c of the other (pixel centres mirror about 200)
+    d = np.abs(left[:, ::-1].astype(int) - right.astype(int))
+    assert d.max() <= 8 and d.mean() < 0.05   # anti-aliased edges aside
+    assert np.abs(left.astype(int) - right.astype(int)).max() > 100   # not symmetric by itself
+    # order: the later drawn is in front (a sprout's pink bloom over hero's head, or not)
+    sprout = posed(toon.RigCharacter(SPROUT), h=0.3)
+    st = Stage(400, 300, {"A": hero_r, "B": sprout}, supersample=1)
+    chars = {"A": {"x": 0.5}, "B": {"x": 0.5, "y": 0.75, "h": 0.3}}
+    f = frame(chars)
+    front = near(st.render_array(f), (235, 90, 140), 4)
+    assert front.sum() > 20
+    behind = near(st.render_array(frame(chars, order=["B", "A"])), (235, 90, 140), 40)
+    assert behind.sum() < front.sum() / 2   # the bloom behind hero's head box
+    # not visible: not drawn
+    hidden = st.render_array(frame({"A": {"x": 0.5, "visible": False}, "B": {"x": 0.5, "visible": False}}))
+    assert (hidden[..., :3] == 255).all()
+
+
+def test_background_caption_and_grade():
+    assert parse_colour("#336699") == (0x33, 0x66, 0x99, 255) and parse_colour("skyblue") == (135, 206, 235, 255)
+    assert parse_colour("park") is None
+    assert place_colours("castle") == place_colours("castle")   # a name's own colours, the same every time
+    char = posed(toon.RigCharacter(HERO))
+    st = Stage(320, 180, {"A": char}, supersample=1)
+    blue = st.render_array(frame({"A": {"x": 0.2}}, background="#336699"))
+    assert tuple(blue[5, 300][:3]) == (0x33, 0x66, 0x99)
+    park = st.render_array(frame({"A": {"x": 0.2}}, background="park"))
+    sky, ground = place_colours("park")
+    assert tuple(park[10, 300][:3]) == sky[:3] and tuple(park[175, 300][:3]) == ground[:3]
+    plain = st.render_array(frame({"A": {"x": 0.2}}))
+    captioned = st.render_array(frame({"A": {"x": 0.2}}, caption="Good morning, Grump!"))
+    rows = np.nonzero(np.any(plain != captioned, axis=(1, 2)))[0]
+    assert len(rows) and rows.min() > 180 * 0.7   # the caption is at the bottom
+    night = st.render_array(frame({"A": {"x": 0.2}}, grade="night"))
+    assert night[..., :3].astype(int).sum() < 0.7 * plain[..., :3].astype(int).sum()
+    odd = st.render_array(frame({"A": {"x": 0.2}}, grade="no such grade"))
+    assert np.array_equal(odd, plain)
+
+
+def test_stage_errors():
+    with pytest.raises(ValueError, match="at least 1x1"):
+        Stage(0, 10, {})
+    with pytest.raises(ValueError, match="not a colour"):
+        Stage(10, 10, {}, background="nowhere")
+
+
+# ---- openbone toon render -----------------------------------------------------------
+
+WAVE = {"v": 1, "kind": "behaviour", "scripts": [{"body": [
+    {"op": "setPart", "part": "head", "deg": 15, "over": 0.3},
+    {"op": "reach", "part": "left hand", "at": "head", "dx": 0.09, "dy": -0.065, "over": 0.4},
+    {"op": "hop", "hz": 2}]}]}
+
+
+@pytest.fixture
+def wave(tmp_path):
+    p = tmp_path / "wave.json"
+    p.write_text(json.dumps(WAVE))
+    return str(p)
+
+
+def test_render_a_behaviour_to_gif_png_and_mp4(wave, tmp_path, capsys):
+    gif = tmp_path / "w.gif"
+    assert main(["toon", "render", wave, "--rig", HERO, "--seconds", "1", "--fps", "12", "-o", str(gif)]) == 0
+    with Image.open(gif) as im:
+        assert im.n_frames == 12
+    assert "an animation of 12 frames" in capsys.readouterr().out
+    png = tmp_path / "w.png"
+    assert main(["toon", "render", wave, "--rig", HERO, "--seconds", "1", "--frames", "0,6", "--columns", "2",
+                 "-q", "-o", str(png)]) == 0
+    with Image.open(png) as im:
+        w, h = im.size
+    mp4 = tmp_path / "w.mp4"
+    assert main(["toon", "render", wave, "--rig", HERO, "--seconds", "0.5", "-q", "-o", str(mp4)]) == 0
+    assert mp4.stat().st_size > 1000 and mp4.read_bytes()[4:8] == b"ftyp"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["w.gif", "w.mp4", "w.png", "wave.json"]   # no temp files
+
+
+def test_render_frames_are_the_runtime_poses(wave, tmp_path):
+    """Frame 6 of 12 fps is the rig at t = 0.5 exactly: the same picture as drawing
+    RigCharacter posed by the runtime at 0.5 by hand."""
+    from openbone.toon.stage import Solo
+    out = tmp_path / "f.png"
+    assert main(["toon", "render", wave, "--rig", HERO, "--seconds", "1", "--fps", "12", "--frames", "6",
+                 "--facing", "right", "-q", "-o", str(out)]) == 0
+    char = toon.RigCharacter(HERO)   # facing right: mirrored (hero's art faces left)
+    rt = toon.create_runtime()
+    rt.add_character("c", rig=char)
+    rt.start_behaviour("c", WAVE)
+    snaps = []
+    for k in range(12):
+        rt.step_to(k / 12)
+        if k == 6:
+            snaps.append(Solo.snapshot(char))
+    solo = Solo()
+    want = np.asarray(solo.render(snaps[0], solo.view(snaps, char)))
+    with Image.open(out) as im:
+        got = np.asarray(im.convert("RGBA"))
+    assert np.array_equal(got, want)
+
+
+def test_facing_left_and_right_are_mirror_images(wave, tmp_path):
+    paths = {}
+    for facing in ("left", "right"):
+        paths[facing] = tmp_path / f"{facing}.png"
+        assert main(["toon", "render", wave, "--rig", HERO, "--seconds", "1", "--frames", "5", "--facing", facing,
+                     "-q", "-o", str(paths[facing])]) == 0
+    with Image.open(paths["left"]) as a, Image.open(paths["right"]) as b:
+        a, b = np.asarray(a.convert("RGB")).astype(int), np.asarray(b.convert("RGB")).astype(int)
+    assert a.shape == b.shape
+    assert np.abs(a[:, ::-1] - b).mean() < 2 and np.abs(a - b).mean() > 5
+
+
+def test_render_textured_from_the_atlas(wave, tmp_path):
+    """The sprout (the project's own Spine-format rig) with its atlas: the picture has the page's
+    colours (the bloom's pink); --untextured fills the items with flat colours instead."""
+    out, flat = tmp_path / "t.png", tmp_path / "u.png"
+    args = ["toon", "render", wave, "--rig", SPROUT, "--atlas", ATLAS, "--seconds", "1", "--frames", "0", "-q"]
+    assert main(args + ["-o", str(out)]) == 0
+    assert main(args + ["--untextured", "-o", str(flat)]) == 0
+    with Image.open(out) as a, Image.open(flat) as b:
+        a, b = np.asarray(a.convert("RGB")), np.asarray(b.convert("RGB"))
+    assert near(a, (235, 90, 140)).sum() > 100 and near(b, (235, 90, 140), 40).sum() == 0
+
+
+def test_render_errors(wave, tmp_path, capsys):
+    out = str(tmp_path / "x.gif")
+
+    def fails(*args, match):
+        assert main(["toon", "render", *args]) == 2
+        assert match in capsys.readouterr().err
+        assert not os.path.exists(out)
+    fails(wave, "-o", out, match="a behaviour needs --rig")
+    fails(wave, "--rig", str(tmp_path / "nope.obone"), "-o", out, match="no such file")
+    fails(wave, "--rig", HERO, "--atlas", ATLAS, "-o", out, match="an atlas applies to a Spine skeleton")
+    fails(wave, "--rig", HERO, "--cast", "A=" + HERO, "-o", out, match="--cast is for cartoons")
+    fails(wave, "--rig", HERO, "-o", str(tmp_path / "x.txt"), match="unknown output format")
+    fails(wave, "--rig", HERO, "--frames", "99", "--seconds", "1", "-o", str(tmp_path / "x.png"), match="frame 99")
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"v": 1, "kind": "behaviour", "scripts": [{"body": [{"op": "fly"}]}]}))
+    fails(str(bad), "--rig", HERO, "-o", out, match="invalid program")
+    roles = tmp_path / "roles.json"
+    roles.write_text(json.dumps({"root": "root", "height": 1, "parts": {"head": "skull"}}))
+    fails(wave, "--rig", HERO, "--roles", str(roles), "-o", out, match="no bone named")
