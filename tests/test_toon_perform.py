@@ -310,7 +310,7 @@ def test_bake_options():
     assert np.array_equal(stage[..., 4], -w[..., 4])   # hero's art faces left: mirrored to face right
     assert toon.bake(SHOW, openbone.examples.hero(), 10, 0.5).shape == (5, 16, 6)   # a Document: guessed roles
     assert toon.bake(prog({"op": "hop"}), char, 24, dur=2).shape[0] == 48      # seconds from dur
-    with pytest.raises(openbone.OpenBoneError, match="runs a behaviour"):
+    with pytest.raises(openbone.OpenBoneError, match="takes {cast id: rig}"):
         toon.bake({"v": 1, "kind": "scene", "scripts": [{"body": [{"op": "wait", "for": 1}]}]}, char, 24, 1)
     with pytest.raises(openbone.OpenBoneError, match="fps must be a positive number"):
         toon.bake(SHOW, char, 0, 1)

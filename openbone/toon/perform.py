@@ -81,7 +81,7 @@ def _fresh(char: Any) -> RigCharacter:
 
 def bake(program: Any, char: Any, fps: float = 24, seconds: Optional[float] = None, *, dur: Any = None,
          params: Optional[Dict[str, Any]] = None, seed: Any = 0, inputs: Optional[Dict[str, Any]] = None,
-         stage: bool = False, times: bool = False):
+         stage: bool = False, times: bool = False, **runtime: Any):
     """World matrices ``(frames, bones, 6)`` ``[a, b, c, d, x, y]`` of ``char`` performing the
     behaviour ``program`` (a dict, JSON text or a compiled Program), frame k at t = k / fps for
     k = 0 .. ceil(seconds · fps) − 1 (``seconds`` defaults to ``dur``, else 4).
@@ -90,14 +90,19 @@ def bake(program: Any, char: Any, fps: float = 24, seconds: Optional[float] = No
     facing is used: ``char`` itself is not moved) or a Document / path (its guessed role map).
     ``stage=True`` gives the matrices as the stage sees them (mirrored by facing × the art's facing,
     ``RigCharacter.world``); by default they are the instance's, in the rig's own frame, as
-    ``Instance.bake`` gives them.  ``times=True`` returns ``(times, world)``."""
+    ``Instance.bake`` gives them.  ``times=True`` returns ``(times, world)``.
+
+    A scene or cartoon (§7; a cartoon pack's content too) takes ``char`` as {cast id: rig} and
+    returns {id: world} (``seconds`` defaulting to the cartoon's duration); each rig is placed by
+    the stage (facing, h).  ``runtime`` keywords (speech, packs, aspect, max_duration) go to
+    ``create_runtime``."""
     from .runtime import compile_program, create_runtime, to_number
-    compiled = compile_program(program)
-    if compiled.kind != "behaviour":
-        raise OpenBoneError(f"toon.bake runs a behaviour, not a {compiled.kind} (render a cartoon with "
-                            f"openbone toon render --cast)")
     if isinstance(fps, bool) or not isinstance(fps, (int, float)):
         raise OpenBoneError(f"fps must be a number, got {type(fps).__name__}")
+    kind = _program_kind(program)
+    if kind != "behaviour":
+        return _bake_cartoon(program, char, fps, seconds, params, seed, stage, times, runtime)
+    compiled = compile_program(program)
     if seconds is None:
         d = None if dur is None else to_number(dur)
         seconds = d if d is not None and math.isfinite(d) and d >= 0 else 4.0
@@ -105,7 +110,7 @@ def bake(program: Any, char: Any, fps: float = 24, seconds: Optional[float] = No
     rig = _fresh(char)
     nb = len(rig.document.bones)
     check_size(n, nb)
-    rt = create_runtime(seed=seed, fps=fps)
+    rt = create_runtime(seed=seed, fps=fps, **runtime)
     rt.add_character("c", rig=rig)
     if inputs:
         if not isinstance(inputs, dict):
@@ -119,6 +124,71 @@ def bake(program: Any, char: Any, fps: float = 24, seconds: Optional[float] = No
         rt.step_to(t)
         ts[k] = t
         out[k] = rig.world if stage else rig.instance.world
+    return (ts, out) if times else out
+
+
+def _program_kind(program: Any) -> str:
+    """"behaviour", "scene" or "cartoon" (a cartoon pack's content {cast?, places?, program} too)."""
+    from .runtime import compile_program
+    if isinstance(program, Mapping) and "program" in program and "scripts" not in program:
+        return "cartoon"
+    return compile_program(program).kind
+
+
+def cast_order(program: Any) -> list:
+    """The cast ids of a scene or cartoon (a pack's content: its outer cast, then the program's),
+    in JavaScript's Object.keys order (§7.8: array-index ids ascending, then the others as written)."""
+    ids: list = []
+    if isinstance(program, (str, bytes)):
+        import json
+        try:
+            program = json.loads(program)
+        except ValueError:
+            return ids
+    if isinstance(program, Mapping) and "program" in program and "scripts" not in program:
+        ids += list((program.get("cast") or {}).keys()) if isinstance(program.get("cast"), Mapping) else []
+        program = program.get("program")
+    cast = program.get("cast") if isinstance(program, Mapping) else None
+    if isinstance(cast, Mapping):
+        ids += [k for k in cast if k not in ids]
+
+    def index(k: str) -> Optional[int]:
+        if isinstance(k, str) and k.isascii() and k.isdigit() and (k == "0" or k[0] != "0") and int(k) < 2 ** 32 - 1:
+            return int(k)
+        return None
+    return [k for _, k in sorted((index(k), k) for k in ids if index(k) is not None)] + \
+        [k for k in ids if index(k) is None]
+
+
+def _bake_cartoon(program, chars, fps, seconds, params, seed, stage, times, runtime):
+    from .runtime import create_runtime
+    if not isinstance(chars, Mapping):
+        raise OpenBoneError("toon.bake of a scene or cartoon takes {cast id: rig} for char")
+    rt = create_runtime(seed=seed, fps=fps, **runtime)
+    if not hasattr(rt, "start_cartoon"):   # pragma: no cover - builds before issue 14
+        raise OpenBoneError("this build of openbone.toon cannot run cartoons yet")
+    rigs = {cid: _fresh(c) for cid, c in chars.items()}
+    order = cast_order(program)
+    for cid in order + [c for c in rigs if c not in order]:
+        if cid in rigs:
+            rt.add_character(cid, rig=rigs[cid])
+    t0 = rt.t
+    res = rt.start_cartoon(program, params=params)
+    if seconds is None:
+        seconds = res.get("duration")
+        if seconds is None or not math.isfinite(seconds):
+            raise OpenBoneError("the cartoon does not end within max_duration: give seconds")
+    n = frame_count(float(seconds), float(fps))
+    for r in rigs.values():
+        check_size(n, len(r.document.bones))
+    out = {cid: np.empty((n, len(r.document.bones), 6), dtype=np.float64) for cid, r in rigs.items()}
+    ts = np.empty(n, dtype=np.float64)
+    for k in range(n):
+        t = t0 + k / fps   # the cartoon's own frames (§7.7)
+        rt.step_to(t)
+        ts[k] = t
+        for cid, r in rigs.items():
+            out[cid][k] = r.world if stage else r.instance.world
     return (ts, out) if times else out
 
 

@@ -88,17 +88,6 @@ def per_member(values: Optional[List[str]], option: str) -> Tuple[Optional[str],
     return default, by_id
 
 
-def js_key_order(keys: List[str]) -> List[str]:
-    """JavaScript's Object.keys order (§7.8): array-index keys ascending, then the others as written."""
-    def index(k: str) -> Optional[int]:
-        if k == "0" or (k[:1] in "123456789" and k.isdigit() and k.isascii()):
-            n = int(k)
-            return n if n < 2 ** 32 - 1 else None
-        return None
-    idx = sorted((index(k), k) for k in keys if index(k) is not None)
-    return [k for _, k in idx] + [k for k in keys if index(k) is None]
-
-
 class _Rigs:
     """Documents loaded once per (path, atlas); a RigCharacter per character."""
 
@@ -159,21 +148,8 @@ def _program(args):
 
 
 def _kind(program) -> str:
-    from .runtime import compile_program
-    if isinstance(program, dict) and "program" in program and "kind" not in program:
-        return "cartoon"   # a cartoon pack's content {cast?, places?, program} (§7.1)
-    return compile_program(program).kind
-
-
-def _cast_ids(program) -> List[str]:
-    if isinstance(program, dict) and "program" in program and "kind" not in program:
-        ids = list((program.get("cast") or {}).keys())
-        inner = program.get("program")
-        if isinstance(inner, dict):
-            ids += [k for k in (inner.get("cast") or {}) if k not in ids]
-        return js_key_order(ids)
-    cast = program.get("cast") if isinstance(program, dict) else None
-    return js_key_order(list(cast.keys())) if isinstance(cast, dict) else []
+    from .perform import _program_kind
+    return _program_kind(program)
 
 
 def _wanted(args, n: int, ext: str) -> List[int]:
@@ -245,7 +221,8 @@ def render_cartoon(args, program, params, rigs: _Rigs, ext: str) -> Tuple[Any, i
     roles, roles_by = per_member(args.roles, "--roles")
     skin, skin_by = per_member(args.skin, "--skin")
     anim, anim_by = per_member(args.animation, "--animation")
-    ids = _cast_ids(program)
+    from .perform import cast_order
+    ids = cast_order(program)
     extra = [cid for cid in cast if cid not in ids]
     if extra:
         raise OpenBoneError(f"--cast names {', '.join(map(repr, extra))}, not in the program's cast "
@@ -298,18 +275,15 @@ def render_cartoon(args, program, params, rigs: _Rigs, ext: str) -> Tuple[Any, i
 
 
 def _cartoon_options(args) -> Dict[str, Any]:
-    """speech / packs for the cartoon's runtime (issue 14's loaders, when its CLI has them)."""
+    """speech / packs for the cartoon's runtime, read as ``openbone toon cartoon`` reads them."""
     out: Dict[str, Any] = {}
-    try:
-        from . import cli as toon_cli
-    except ImportError:  # pragma: no cover
-        return out
+    from . import cli as toon_cli
     for name in ("packs", "speech"):
         value = getattr(args, name, None)
-        loader = getattr(toon_cli, f"_load_{name}", None)
         if value is not None:
-            if loader is None:
-                raise OpenBoneError(f"--{name} needs the cartoon CLI's loader (openbone toon cartoon --{name})")
+            loader = getattr(toon_cli, f"{name}_provider", None)
+            if loader is None:   # pragma: no cover - builds before issue 14
+                raise OpenBoneError(f"--{name} needs openbone toon cartoon's --{name} (issue 14)")
             out[name] = loader(value)
     return out
 
