@@ -323,6 +323,11 @@ static void load_constraint(ob_loader *L, const cJSON *o, ob_constraint_kind kin
         c->offset_shear = ob_num(L, o, "offsetShear", 0);
         c->local = ob_bool(L, o, "local", 0);
         c->relative = ob_bool(L, o, "relative", 0);
+        if (doc->pose_model == OB_POSE_MODEL_SPINE) {
+            /* spine-core 4.2 TransformConstraintData: mixY, mixScaleY (absent ⇒ the X value) */
+            v[OB_CV_MIX_Y] = ob_num(L, o, "mixY", v[OB_CV_MIX_TRANSLATE]);
+            v[OB_CV_MIX_SCALE_Y] = ob_num(L, o, "mixScaleY", v[OB_CV_MIX_SCALE]);
+        }
         break;
     }
     case OB_CON_PATH: {
@@ -353,13 +358,26 @@ static void load_constraint(ob_loader *L, const cJSON *o, ob_constraint_kind kin
         c->protate = ob_num(L, o, "rotate", 0);
         c->pscale_x = ob_num(L, o, "scaleX", 0);
         c->fps = ob_num(L, o, "fps", 60);
-        v[OB_CV_MIX] = ob_num(L, o, "mix", 0);
-        v[OB_CV_INERTIA] = ob_num(L, o, "inertia", 0);
-        v[OB_CV_STRENGTH] = ob_num(L, o, "strength", 0);
-        v[OB_CV_DAMPING] = ob_num(L, o, "damping", 0);
-        v[OB_CV_MASS] = ob_num(L, o, "mass", 0);
+        /* spine-core 4.2 PhysicsConstraintData under the Spine pose model: its
+        ** fields and defaults (damping a per-1/60 s factor, mass the inverse of
+        ** massInverse, wind/gravity in Spine units); else §7.4, absent ⇒ 0 */
+        int sp = doc->pose_model == OB_POSE_MODEL_SPINE;
+        v[OB_CV_MIX] = ob_num(L, o, "mix", sp);
+        v[OB_CV_INERTIA] = ob_num(L, o, "inertia", sp);
+        v[OB_CV_STRENGTH] = ob_num(L, o, "strength", sp ? 100 : 0);
+        v[OB_CV_DAMPING] = ob_num(L, o, "damping", sp);
+        v[OB_CV_MASS] = ob_num(L, o, "mass", sp);
         v[OB_CV_GRAVITY] = ob_num(L, o, "gravity", 0);
         v[OB_CV_WIND] = ob_num(L, o, "wind", 0);
+        if (sp) {
+            static const char *const flags[] = {"inertiaGlobal", "strengthGlobal", "dampingGlobal",
+                                                "massGlobal", "gravityGlobal", "windGlobal"};
+            c->pshear_x = ob_num(L, o, "shearX", 0);
+            c->plimit = ob_num(L, o, "limit", 5000);
+            for (int k = 0; k < 6; k++)
+                if (ob_bool(L, o, flags[k], 0)) c->pglobal |= (uint8_t)(1u << k);
+            if (ob_bool(L, o, "mixGlobal", 0)) c->pglobal |= 1u << 7;
+        }
         break;
     }
     }
@@ -650,6 +668,8 @@ static void load_attachment(ob_loader *L, const cJSON *o, ob_attachment *a)
         load_vertices(L, o, a);
         a->closed = ob_bool(L, o, "closed", 0);
         a->constant_speed = ob_bool(L, o, "constantSpeed", 1);  /* CLARIFICATIONS: absent ⇒ true */
+        if (a->type == OB_ATT_PATH && doc->pose_model == OB_POSE_MODEL_SPINE && ob_get(o, "lengths"))
+            a->lengths = ob_num_list(L, o, "lengths", &a->length_count);  /* spine-core: per curve, cumulative */
         break;
     case OB_ATT_CLIPPING: {
         /* §8.3: clipping vertices go through the slot bone: `weights`, if a

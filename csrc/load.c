@@ -496,7 +496,8 @@ int ob_parse_property(const char *s)
         "mixRotate", "mixTranslate", "mixScale", "mixShear",
         "position", "spacing", "mixX", "mixY",
         "inertia", "strength", "damping", "mass", "gravity", "wind",
-        "frame", "emitting", "rate", "offsets", "order"};
+        "frame", "emitting", "rate", "offsets", "order",
+        "influenceOffsets", "mixScaleY", "reset"};
     for (int i = 0; i < (int)(sizeof names / sizeof *names); i++)
         if (strcmp(s, names[i]) == 0) return i;
     return -1;

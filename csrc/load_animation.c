@@ -101,7 +101,7 @@ static const uint64_t target_props[OB_TL_UNKNOWN] = {
                       P(OB_P_GRAVITY) | P(OB_P_WIND),
     [OB_TL_SEQUENCE] = P(OB_P_FRAME),
     [OB_TL_PARTICLES] = P(OB_P_EMITTING) | P(OB_P_RATE),
-    [OB_TL_DEFORM] = P(OB_P_OFFSETS),
+    [OB_TL_DEFORM] = P(OB_P_OFFSETS) | P(OB_P_INFLUENCE_OFFSETS), /* an extension (conformance/NOTES.md) */
     [OB_TL_DRAW_ORDER] = P(OB_P_ORDER),
 };
 
@@ -257,7 +257,10 @@ static void parse_value(ob_loader *L, const ob_timeline *tl, const cJSON *k, ob_
         if (!v) ob_fail_type(L, "value", "true or false", v);
         key->v[0] = ob_bool(L, k, "value", 0);
         return;
+    case OB_P_RESET:  /* a time only */
+        return;
     case OB_P_OFFSETS:  /* flat offsets (CLARIFICATIONS) */
+    case OB_P_INFLUENCE_OFFSETS:  /* the extension: 2 per influence */
         if (!v) ob_fail_type(L, "value", "an array of numbers", v);
         key->offsets = ob_num_list(L, k, "value", &key->count);
         return;
@@ -286,10 +289,16 @@ static void load_timeline(ob_loader *L, const cJSON *o, ob_timeline *tl)
         ob_warn(L, "target", "unknown timeline target \"%s\"; the timeline is skipped", target);
     } else {
         int p = property ? ob_parse_property(property) : -1;
-        if (p >= 0 && (target_props[tl->target] & P(p))) tl->property = (ob_property)p;
+        uint64_t props = target_props[tl->target];
+        if (L->doc->pose_model == OB_POSE_MODEL_SPINE) {  /* spine-core 4.2's transform and physics keys */
+            if (tl->target == OB_TL_TRANSFORM) props |= P(OB_P_MIX_Y) | P(OB_P_MIX_SCALE_Y);
+            if (tl->target == OB_TL_PHYSICS) props |= P(OB_P_RESET);
+        }
+        if (p >= 0 && (props & P(p))) tl->property = (ob_property)p;
         else
             ob_warn(L, "property", "a %s timeline has no property \"%s\"; the timeline is skipped", target,
                     property ? property : "");
+        if (tl->property == OB_P_INFLUENCE_OFFSETS) L->doc->has_influence_offsets = 1;
     }
     if (tl->target == OB_TL_DEFORM || tl->target == OB_TL_SEQUENCE) {
         /* (id: slot, attachment): the attachment name as written, interned */
@@ -297,7 +306,13 @@ static void load_timeline(ob_loader *L, const cJSON *o, ob_timeline *tl)
         if (tl->attachment_name) tl->attachment = ob_intern_name(L, tl->attachment_name);
         else ob_warn(L, "attachment", "a %s timeline names no attachment; it matches none", target);
     }
-    if (tl->target != OB_TL_UNKNOWN && tl->property != OB_P_UNKNOWN) {
+    if (tl->target == OB_TL_PHYSICS && tl->property != OB_P_UNKNOWN && L->doc->pose_model == OB_POSE_MODEL_SPINE &&
+        tl->target_id && !tl->target_id[0]) {
+        /* spine-core 4.2: a physics timeline named "" keys every physics
+        ** constraint (whose *Global flag is set; reset: all of them) */
+        tl->global = 1;
+        tl->index = L->doc->physics_count > 0 ? L->doc->constraint_count - L->doc->physics_count : -1;
+    } else if (tl->target != OB_TL_UNKNOWN && tl->property != OB_P_UNKNOWN) {
         tl->index = resolve_target(L, tl->target, tl->target_id);
         if (tl->index < 0)
             ob_warn(L, "id", "no %s \"%s\"; the timeline is skipped", target, tl->target_id ? tl->target_id : "");
@@ -431,6 +446,8 @@ static void load_animation(ob_loader *L, const cJSON *o, ob_animation_data *a)
 
     /* §5.1 localTime: explicit duration if > 0, else the max key time */
     a->length = a->duration > 0 ? a->duration : max_time;
+    for (int32_t i = 0; i < a->timeline_count; i++)
+        a->has_resets |= a->timelines[i].property == OB_P_RESET && a->timelines[i].index >= 0;
 }
 
 void ob_load_animations(ob_loader *L, const cJSON *root)

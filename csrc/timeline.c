@@ -139,7 +139,7 @@ static int blends(const ob_timeline *tl)
 {
     switch (tl->property) {
     case OB_P_INHERIT: case OB_P_ATTACHMENT: case OB_P_BEND: case OB_P_STRETCH: case OB_P_COMPRESS:
-    case OB_P_EMITTING: case OB_P_FRAME: case OB_P_ORDER:
+    case OB_P_EMITTING: case OB_P_FRAME: case OB_P_ORDER: case OB_P_RESET:
         return 0;
     default:
         return 1;
@@ -220,11 +220,32 @@ static void apply_slot(ob_instance *inst, const ob_timeline *tl, double time, do
 ** with OB_P_MIX.. OB_P_WIND */
 _Static_assert(OB_P_WIND - OB_P_MIX == OB_CV_WIND - OB_CV_MIX, "OB_P_* and OB_CV_* must line up");
 
+static void apply_constraint_values(ob_instance *inst, const ob_timeline *tl, double *values, int p, double time,
+                                    double alpha);
+
 static void apply_constraint(ob_instance *inst, const ob_timeline *tl, double time, double alpha)
 {
-    if (tl->property < OB_P_MIX || tl->property > OB_P_WIND) return;
-    double *values = &inst->con_values[(size_t)tl->index * OB_CV_COUNT];
-    int p = OB_CV_MIX + (tl->property - OB_P_MIX);
+    int p;
+    if (tl->property >= OB_P_MIX && tl->property <= OB_P_WIND) p = OB_CV_MIX + (tl->property - OB_P_MIX);
+    else if (tl->property == OB_P_MIX_SCALE_Y) p = OB_CV_MIX_SCALE_Y;  /* Spine pose model */
+    else return;  /* reset keys fire from the track (physics.c) */
+    if (tl->global) {
+        /* spine-core 4.2: a physics timeline named "" sets every physics
+        ** constraint whose *Global flag for the property is set; before its
+        ** first key each keeps its own setup value */
+        if (time < tl->times[0]) return;
+        unsigned bit = p == OB_CV_MIX ? 7u : (unsigned)(p - OB_CV_INERTIA);
+        for (int32_t c = tl->index; c < inst->doc->constraint_count; c++)
+            if (inst->doc->constraints[c].pglobal & (1u << bit))
+                apply_constraint_values(inst, tl, &inst->con_values[(size_t)c * OB_CV_COUNT], p, time, alpha);
+        return;
+    }
+    apply_constraint_values(inst, tl, &inst->con_values[(size_t)tl->index * OB_CV_COUNT], p, time, alpha);
+}
+
+static void apply_constraint_values(ob_instance *inst, const ob_timeline *tl, double *values, int p, double time,
+                                    double alpha)
+{
     if (tl->property == OB_P_BEND || tl->property == OB_P_STRETCH || tl->property == OB_P_COMPRESS) {
         /* §5.1: Number(sampleStep) when alpha ≥ 0.5 */
         if (alpha >= 0.5) values[p] = sample_step(inst, tl, time)->v[0];
@@ -270,7 +291,11 @@ static void apply_deform(ob_instance *inst, const ob_timeline *tl, double time, 
     int32_t n = a->count;
     if (b && b->count > n) n = b->count;
     if (n > d->capacity) n = d->capacity;  /* cannot happen: sized for the longest key */
-    int32_t old = d->count;
+    /* offsets per vertex and per influence (the extension) do not mix: the
+    ** other kind's values count as none */
+    int per_influence = tl->property == OB_P_INFLUENCE_OFFSETS;
+    int32_t old = d->per_influence == per_influence ? d->count : 0;
+    d->per_influence = per_influence;
     for (int32_t i = 0; i < n; i++) {
         double va = i < a->count ? a->offsets[i] : 0;
         double v = b ? lerp(va, i < b->count ? b->offsets[i] : 0, t) : va;
@@ -316,7 +341,7 @@ static void apply_timeline(ob_instance *inst, const ob_timeline *tl, double time
         break;
     case OB_TL_PARTICLES: apply_particles(inst, tl, time, alpha); break;
     case OB_TL_DEFORM:
-        if (tl->property == OB_P_OFFSETS) apply_deform(inst, tl, time, alpha);
+        if (tl->property == OB_P_OFFSETS || tl->property == OB_P_INFLUENCE_OFFSETS) apply_deform(inst, tl, time, alpha);
         break;
     case OB_TL_SEQUENCE:
         if (tl->property == OB_P_FRAME && alpha >= 0.5) {  /* §5.1: sampleNumber */
@@ -396,6 +421,13 @@ static void crossed(double key, double d, double prev, double next, int loop, ob
         }
         if (c + 1 == c) break;  /* past 2^53 cycles: c++ no longer moves */
     }
+}
+
+void ob_timeline_keys_between(const ob_animation_data *anim, const ob_timeline *tl, double prev, double next,
+                              int loop, ob_key_fn fn, void *ctx)
+{
+    if (next <= prev) return;
+    for (int32_t i = 0; i < tl->key_count; i++) crossed(tl->keys[i].time, anim->length, prev, next, loop, fn, ctx, i);
 }
 
 void ob_events_between(const ob_animation_data *anim, double prev, double next, int loop, ob_key_fn fn, void *ctx)

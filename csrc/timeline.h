@@ -64,6 +64,10 @@ void ob_events_between(const ob_animation_data *anim, double prev, double next, 
                        void *ctx);
 
 /// §5.2 audioKeysBetween: the same rule over anim->audio (every key).
+/* The keys of one timeline crossed the same way (the Spine pose model's
+** physics reset keys). */
+void ob_timeline_keys_between(const ob_animation_data *anim, const ob_timeline *tl, double prev, double next,
+                              int loop, ob_key_fn fn, void *ctx);
 void ob_audio_keys_between(const ob_animation_data *anim, double prev, double next, int loop, ob_key_fn fn,
                            void *ctx);
 
