@@ -217,3 +217,23 @@ def test_render_errors(wave, tmp_path, capsys):
     roles = tmp_path / "roles.json"
     roles.write_text(json.dumps({"root": "root", "height": 1, "parts": {"head": "skull"}}))
     fails(wave, "--rig", HERO, "--roles", str(roles), "-o", out, match="no bone named")
+
+
+def test_the_readme_picture_is_made_by_the_readme_command(tmp_path, monkeypatch):
+    """docs/hero-wave.png is what the README's own `openbone toon render ... -o /tmp/hero-wave.png`
+    draws (run here from the repository root, written to tmp_path instead of /tmp)."""
+    import re
+    import shlex
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    blocks = re.findall(r"```sh\n(.*?)\n```", (root / "README.md").read_text(), re.S)
+    commands = [c.strip() for b in blocks for c in b.split("&&") if "toon render" in c and "hero-wave.png" in c]
+    assert len(commands) == 1 and "![The hero waving](docs/hero-wave.png)" in (root / "README.md").read_text()
+    argv = shlex.split(commands[0])
+    assert argv[:3] == ["openbone", "toon", "render"] and argv[argv.index("-o") + 1] == "/tmp/hero-wave.png"
+    argv[argv.index("-o") + 1] = str(tmp_path / "hero-wave.png")
+    monkeypatch.chdir(root)
+    assert main(argv[1:] + ["-q"]) == 0
+    with Image.open(tmp_path / "hero-wave.png") as a, Image.open(root / "docs" / "hero-wave.png") as b:
+        a, b = np.asarray(a.convert("RGBA")).astype(int), np.asarray(b.convert("RGBA")).astype(int)
+    assert a.shape == b.shape and np.abs(a - b).max() <= 2   # skia's anti-aliasing aside, the same picture
