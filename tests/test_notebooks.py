@@ -10,7 +10,7 @@ pytest.importorskip("ipykernel", reason="the notebook tests need ipykernel (test
 pytest.importorskip("matplotlib", reason="the notebooks plot with matplotlib")
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
-NAMES = ["curves.ipynb", "physics.ipynb", "rig-debugging.ipynb", "toon-behaviours.ipynb"]
+NAMES = ["curves.ipynb", "physics.ipynb", "rig-debugging.ipynb", "toon-behaviours.ipynb", "toon-cartoon.ipynb"]
 
 
 def _texts(nb):
