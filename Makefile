@@ -5,10 +5,10 @@ PYTHON ?= python
 ASAN_LIB := $(shell gcc -print-file-name=libasan.so) $(shell gcc -print-file-name=libstdc++.so)
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -g
 
-.PHONY: build test asan fuzz ctest clean
+.PHONY: build test asan fuzz ctest clean differential
 
-build:
-	$(PYTHON) -m pip install -e . --no-build-isolation -q
+build:  # without build isolation the build tools must be new enough: setuptools >= 77 (SPDX licence)
+	$(PYTHON) -m pip install -q 'setuptools>=77' && $(PYTHON) -m pip install -e . --no-build-isolation -q
 
 test: build
 	$(PYTHON) -m pytest -q
@@ -30,9 +30,17 @@ asan:
 
 # libFuzzer on both loaders for FUZZ_SECONDS each (crashes land in tests/fuzz/).
 FUZZ_SECONDS ?= 180
+GEN_CORPUS ?= 400
 fuzz:
-	$(MAKE) -C tests/fuzz corpus_document long FUZZ_SECONDS=$(FUZZ_SECONDS)
+	$(MAKE) -C tests/fuzz corpus_document long FUZZ_SECONDS=$(FUZZ_SECONDS) GEN_CORPUS=$(GEN_CORPUS)
+
+# Differential testing (issue 22): N generated documents from SEED through the C core and
+# the oracles; disagreements are reduced into tests/data/differential/new/ for review.
+N ?= 5000
+SEED ?= 0
+differential:
+	$(PYTHON) tests/differential run --n $(N) --seed $(SEED)
 
 clean:
-	rm -rf build openbone/*.so
+	rm -rf build dist wheelhouse openbone/*.so
 	$(MAKE) -C tests/c clean

@@ -30,7 +30,8 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # no idle BLAS threads compe
 
 import openbone  # noqa: E402
 
-SKEL = Path(__file__).resolve().parents[2] / "shared" / "reference" / "spine" / "skeletons"
+SKEL = Path(os.environ.get("OPENBONE_REFERENCE") or Path(__file__).resolve().parents[2] / "shared" / "reference"
+            ) / "spine" / "skeletons"
 
 # The Spine C runtime per frame (issue 9), µs
 SPINE_C = [

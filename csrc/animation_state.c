@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "constraints.h"
 #include "timeline.h"
 
 int ob_anim_state_create(ob_instance *inst)
@@ -214,6 +215,7 @@ static void update_track(ob_instance *inst, int32_t ti, double dt)
         fire_ctx f = {inst, e, ti};
         ob_audio_keys_between(a, e->prev_time, e->time, e->loop, fire_audio_key, &f);
         ob_events_between(a, e->prev_time, e->time, e->loop, fire_event, &f);
+        ob_physics_resets_between(inst, e->animation, e->prev_time, e->time, e->loop);  /* Spine pose model */
     }
     double d = a->length;
     if (d > 0) {

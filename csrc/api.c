@@ -1,6 +1,7 @@
 /* api.c: the public C API of openbone.h over the concerns' internal
 ** functions (animation §6, state machines §9, the draw list §8.4).  Thin:
 ** argument checks and conversions only. */
+#include <math.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -30,13 +31,15 @@ ob_status ob_instance_clear_track(ob_instance *inst, int track)
     return ob_anim_clear_track(inst, track) < 0 ? OB_ERR_ARGUMENT : OB_OK;
 }
 
-void ob_instance_bake(ob_instance *inst, double dt, int steps, double *out)
+ob_status ob_instance_bake(ob_instance *inst, double dt, int steps, double *out)
 {
+    if (!(fabs(dt) <= OB_MAX_DT) || steps < 0 || (steps > 0 && !out)) return OB_ERR_ARGUMENT;
     size_t frame = (size_t)inst->doc->bone_count * 6;
     for (int i = 0; i < steps; i++) {
         ob_instance_advance(inst, dt);  /* §12: the instance sums dt itself */
         memcpy(out + (size_t)i * frame, inst->world, frame * sizeof *out);
     }
+    return OB_OK;
 }
 
 /* ---- state machines (§9) ---------------------------------------------- */
@@ -99,6 +102,7 @@ ob_status ob_instance_fire(ob_instance *inst, int input)
 ob_status ob_instance_pointer(ob_instance *inst, ob_pointer_type type, double x, double y)
 {
     if (!inst->sm || type < OB_POINTER_DOWN || type > OB_POINTER_MOVE) return OB_ERR_ARGUMENT;
+    if (!isfinite(x) || !isfinite(y)) return OB_ERR_ARGUMENT;  /* issue 21: a NaN pointer means nothing */
     ob_sm_pointer(inst, (ob_sm_pointer_type)type, x, y);
     return OB_OK;
 }

@@ -29,13 +29,15 @@ const ob_deform *ob_attachment_deform(const ob_instance *inst, int32_t slot,
 }
 
 /* §8.3 the deform offsets a vertex adds: values missing at the end of a
-** short array count as 0 */
-typedef struct offsets { const double *v; int32_t count; } offsets;
+** short array count as 0.  Under the influenceOffsets extension (a weighted
+** attachment's deform keyed per influence, as spine-core 4.2 keys it) the
+** pair belongs to an influence, indexed over the attachment's flat weights. */
+typedef struct offsets { const double *v; int32_t count; int per_influence; } offsets;
 
 static offsets offsets_of(const ob_instance *inst, int32_t slot, const ob_attachment *att)
 {
     const ob_deform *d = att->type == OB_ATT_CLIPPING ? NULL : ob_attachment_deform(inst, slot, att);
-    return d ? (offsets){d->values, d->count} : (offsets){NULL, 0};
+    return d ? (offsets){d->values, d->count, d->per_influence} : (offsets){NULL, 0, 0};
 }
 
 static inline void offset_at(offsets o, int32_t v, double *dx, double *dy)
@@ -44,22 +46,26 @@ static inline void offset_at(offsets o, int32_t v, double *dx, double *dy)
     *dy = 2 * v + 1 < o.count ? o.v[2 * v + 1] : 0;
 }
 
-int32_t ob_attachment_world_vertices(const ob_instance *inst, int32_t slot,
-                                     const ob_attachment *att, float *out)
+/* One pass for both outputs: float32 (of, the draw list) or doubles (od,
+** the Spine pose model's path, which spine-core computes in doubles). */
+static int32_t world_vertices(const ob_instance *inst, int32_t slot, const ob_attachment *att, float *of,
+                              double *od)
 {
     int32_t n = ob_attachment_world_vertex_count(att);
     if (n == 0) return 0;
     const ob_mat *world = inst->world, sb = world[inst->doc->slots[slot].bone];
     offsets off = offsets_of(inst, slot, att);
     if (att->weight_start == NULL || att->type == OB_ATT_CLIPPING) {
-        /* §8.3 unweighted: (vx + dx, vy + dy) through the slot bone's world */
+        /* §8.3 unweighted: (vx + dx, vy + dy) through the slot bone's world
+        ** (per-influence offsets of an unweighted attachment: one per vertex) */
         const double *lv = att->vertices;
         for (int32_t v = 0; v < n; v++) {
             double dx, dy;  /* added even when 0, as the formula reads (−0 + 0 = 0) */
             offset_at(off, v, &dx, &dy);
             double x = lv[2 * v] + dx, y = lv[2 * v + 1] + dy;
-            out[2 * v] = (float)(sb.a * x + sb.b * y + sb.x);
-            out[2 * v + 1] = (float)(sb.c * x + sb.d * y + sb.y);
+            double wx = sb.a * x + sb.b * y + sb.x, wy = sb.c * x + sb.d * y + sb.y;
+            if (od) { od[2 * v] = wx; od[2 * v + 1] = wy; }
+            else { of[2 * v] = (float)wx; of[2 * v + 1] = (float)wy; }
         }
         return n;
     }
@@ -71,14 +77,27 @@ int32_t ob_attachment_world_vertices(const ob_instance *inst, int32_t slot,
         offset_at(off, v, &dx, &dy);
         for (int32_t i = ws[v], e = ws[v + 1]; i < e; i++) {
             const ob_mat *m = w[i].bone >= 0 ? &world[w[i].bone] : &sb;
+            if (off.per_influence) offset_at(off, i, &dx, &dy);
             double x = w[i].x + dx, y = w[i].y + dy;
             wx += w[i].weight * (m->a * x + m->b * y + m->x);
             wy += w[i].weight * (m->c * x + m->d * y + m->y);
         }
-        out[2 * v] = (float)wx;
-        out[2 * v + 1] = (float)wy;
+        if (od) { od[2 * v] = wx; od[2 * v + 1] = wy; }
+        else { of[2 * v] = (float)wx; of[2 * v + 1] = (float)wy; }
     }
     return n;
+}
+
+int32_t ob_attachment_world_vertices(const ob_instance *inst, int32_t slot,
+                                     const ob_attachment *att, float *out)
+{
+    return world_vertices(inst, slot, att, out, NULL);
+}
+
+int32_t ob_attachment_world_vertices_d(const ob_instance *inst, int32_t slot,
+                                       const ob_attachment *att, double *out)
+{
+    return world_vertices(inst, slot, att, NULL, out);
 }
 
 void ob_world_pairs(const ob_instance *inst, double *pairs)
@@ -112,6 +131,7 @@ int32_t ob_attachment_world_vertices_pairs(const ob_instance *inst, int32_t slot
         ob_v2 acc = {0, 0};
         for (int32_t i = ws[v], e = ws[v + 1]; i < e; i++) {
             const double *m = w[i].bone >= 0 ? pairs + 6 * (size_t)w[i].bone : sb;
+            if (off.per_influence) offset_at(off, i, &dx, &dy);
             double x = w[i].x + dx, y = w[i].y + dy;
             ob_v2 X = {x, x}, Y = {y, y}, W = {w[i].weight, w[i].weight};
             /* lanes: (a·x + b·y + x0, c·x + d·y + y0), then weight·(...) summed */

@@ -14,7 +14,8 @@
 **               influences (a missing bone, index -1, uses the slot bone),
 ** with (dx, dy) the vertex's §5.1 deform offsets (the same pair added to
 ** every influence of a weighted vertex; values missing at the end of a short
-** array count as 0) from ob_attachment_deform below: for a mesh with
+** array count as 0; under the influenceOffsets extension one pair per
+** influence, over the flat weights) from ob_attachment_deform below: for a mesh with
 ** linked_deform, the deform of its linked_mesh name if present (count > 0),
 ** else the deform of its own name.  clipping: the local vertices through the
 ** slot bone (no weights, no deform).  Nothing is allocated. */
@@ -31,6 +32,10 @@ int32_t ob_attachment_world_vertex_count(const ob_attachment *att);
 ** Returns the number of vertices written (0 for other attachment types). */
 int32_t ob_attachment_world_vertices(const ob_instance *inst, int32_t slot,
                                      const ob_attachment *att, float *out);
+
+/* The same in doubles, not rounded (the Spine pose model's path constraint). */
+int32_t ob_attachment_world_vertices_d(const ob_instance *inst, int32_t slot,
+                                       const ob_attachment *att, double *out);
 
 /* The same for a renderer's pass over many attachments: pairs holds every
 ** bone's world as (a, c), (b, d), (x, y) (ob_world_pairs), so that x and y

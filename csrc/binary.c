@@ -149,10 +149,12 @@ static int b64_decode_canonical(const char *s, size_t n, uint8_t *out, size_t *o
 
 /* WHATWG UTF-8 decode with replacement: the length of s[0..n) once every
 ** maximal invalid subpart is replaced by U+FFFD (EF BF BD); when out is not
-** NULL the repaired text is written there. */
-static size_t utf8_repair(const uint8_t *s, size_t n, char *out)
+** NULL the repaired text is written there; *bad (when not NULL) counts the
+** replacements and *first the offset of the first (n when none). */
+size_t ob_utf8_repair(const uint8_t *s, size_t n, char *out, size_t *bad, size_t *first)
 {
-    size_t o = 0, i = 0;
+    size_t o = 0, i = 0, nbad = 0;
+    if (first) *first = n;
     while (i < n) {
         uint8_t b = s[i];
         size_t need;
@@ -190,11 +192,16 @@ static size_t utf8_repair(const uint8_t *s, size_t n, char *out)
         } else {
             if (out) memcpy(out + o, "\xEF\xBF\xBD", 3);
             o += 3;
+            if (first && nbad == 0) *first = i;
+            nbad++;
         }
         i = j;   /* the byte that broke the sequence is read again */
     }
+    if (bad) *bad = nbad;
     return o;
 }
+
+static size_t utf8_repair(const uint8_t *s, size_t n, char *out) { return ob_utf8_repair(s, n, out, NULL, NULL); }
 
 /* ------------------------------------------------------------------ */
 /* Decoder                                                             */

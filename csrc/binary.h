@@ -21,6 +21,12 @@ cJSON *ob_binary_decode(const uint8_t *data, size_t len, char *err, size_t errca
 ** decoding the result gives the same value back. */
 uint8_t *ob_binary_encode(const cJSON *value, size_t *len, char *err, size_t errcap);
 
+/* WHATWG UTF-8 decoding with replacement (TextDecoder): the length of s[0..n)
+** once every maximal invalid subpart is replaced by U+FFFD; the repaired text
+** goes to out when not NULL; *bad counts the replacements and *first is the
+** offset of the first (n when none), each when not NULL. */
+size_t ob_utf8_repair(const uint8_t *s, size_t n, char *out, size_t *bad, size_t *first);
+
 /* Writes a cJSON value as JSON text the way JSON.stringify does (numbers in
 ** JavaScript's shortest form; pretty = 2-space indentation like
 ** JSON.stringify(v, null, 2)).  Returns a malloc'd NUL-terminated string. */

@@ -18,6 +18,17 @@ typedef struct ob_physics_state {
     double decay_arg, decay;     /* exp(decay_arg), kept while the damping and fps stay */
 } ob_physics_state;
 
+/* the Spine pose model's physics state of one constraint (spine-core 4.2
+** PhysicsConstraint's fields; survives setToSetupPose) */
+typedef struct ob_spine_physics {
+    int reset;                   /* the next update starts over (spine-core's _reset) */
+    double ux, uy, cx, cy, tx, ty;
+    double x_offset, x_velocity, y_offset, y_velocity;
+    double rotate_offset, rotate_velocity, scale_offset, scale_velocity;
+    double remaining, last_time;
+    double pow_damping, pow_step, pow_value; /* damping^(60·step), kept while both stay (a cache) */
+} ob_spine_physics;
+
 /* §7.3 one sampled path point: position and tangent direction (tx, ty);
 ** its angle atan2(ty, tx) is taken only where a rotate mode uses it */
 typedef struct ob_path_point { double x, y, tx, ty; } ob_path_point;
@@ -25,6 +36,7 @@ typedef struct ob_path_point { double x, y, tx, ty; } ob_path_point;
 /* The constraints concern's state, inst->cons.  Sized at creation. */
 typedef struct ob_constraint_state {
     ob_physics_state *physics;   /* per constraint (used by physics ones) */
+    ob_spine_physics *spine_physics; /* per constraint, the Spine pose model's */
     ob_mat *setup_world;         /* per bone: §7.2 setupWorld without root */
     /* §7.3 scratch, sized for the largest path attachment / constraint */
     float *path_world;           /* 2 per vertex */
@@ -35,6 +47,7 @@ typedef struct ob_constraint_state {
     double *path_dist;           /* bones + 1 */
     ob_path_point *path_points;  /* bones + 1 */
     int32_t *path_bones;         /* per listed bone (existing ones) */
+    double *spine_positions;     /* the Spine pose model's path: 3 per bone + 5 */
     /* §7.5 scratch: saved local pose and inherit per bone, setup values */
     ob_pose *saved_pose;
     uint8_t *saved_inherit;
@@ -67,6 +80,17 @@ static inline ob_mat ob_parent_world(const ob_instance *inst, int32_t bone)
     int32_t p = inst->doc->bones[bone].parent;
     return p >= 0 ? inst->world[p] : inst->root;
 }
+
+/* the Spine pose model (spine-core 4.2), each in its concern's file */
+
+void ob_apply_ik_spine(ob_instance *inst, int32_t c);           /* ik.c */
+void ob_apply_transform_spine(ob_instance *inst, int32_t c);    /* transform.c */
+void ob_apply_path_spine(ob_instance *inst, int32_t c);         /* path.c */
+void ob_apply_physics_spine(ob_instance *inst, int32_t c);      /* physics.c */
+/* physics.c: spine-core 4.2 PhysicsConstraint.reset of constraint c; the
+** reset keys of animation anim crossed from track time prev to next */
+void ob_physics_reset_spine(ob_instance *inst, int32_t c);
+void ob_physics_resets_between(ob_instance *inst, int32_t anim, double prev, double next, int loop);
 
 void ob_apply_ik(ob_instance *inst, int32_t c);                 /* ik.c */
 void ob_apply_transform(ob_instance *inst, int32_t c);          /* transform.c */

@@ -15,13 +15,18 @@ int ob_curve_mode_parse(const char *s);
 
 /* Pose models (doc->pose_model, the top-level "poseModel" field): "spine"
 ** poses as the Spine runtime where OpenBone's rules differ from it, for
-** documents imported from skeleton JSON 4.2 (conformance/NOTES.md, issue 9):
-**   §5.1 a looping animation's local time is total % d (no "+ d" rounding),
-**   §7.1 two-bone IK eases softness with Spine's quadratic and clamps the
-**        reach to [|l1 − l2|, l1 + l2] without the 1e-4 margins,
-**   §7.2 a transform channel applies when its mix is ≠ 0 (negative mixes too).
-** Absent or "openbone": the OpenBone rules. */
+** documents imported from skeleton JSON 4.2 (conformance/NOTES.md, issues 9
+** and 16): §5.1 a looping animation's local time is total % d (no "+ d"
+** rounding); the world transform is spine-core 4.2's: its update cache and
+** inherit formulas (skeleton.c), IK apply1/apply2 (ik.c), the transform
+** constraint's four modes (transform.c), the path constraint (path.c),
+** physics (physics.c), deform keyed per influence (the influenceOffsets
+** extension, any document).  Absent or "openbone": the OpenBone rules. */
 enum { OB_POSE_MODEL_OPENBONE = 0, OB_POSE_MODEL_SPINE = 1 };
+
+/* spine-core 4.2's MathUtils.PI is the float 3.1415927 (spine-c's 3.14159274f):
+** the Spine pose model uses π (obmath.h) instead, ≤ 1.5e-8 relative apart
+** (conformance/NOTES.md). */
 
 /// The Spine runtime's curve: the span is sampled once into 9 points by
 /// forward differencing (spine-core CurveTimeline.setBezier, 10 straight

@@ -86,8 +86,8 @@ static void load_atlas(ob_loader *L, const cJSON *root)
         ob_expect_object(L, o);
         const char *image = ob_ref(L, o, "image"), *page = ob_ref(L, o, "page");
         ob_region_data r = {0};
-        r.image = ob_find_id(doc->images, doc->image_count, sizeof *doc->images, image);
-        r.page = ob_find_id(doc->pages, doc->page_count, sizeof *doc->pages, page);
+        r.image = OB_LOOKUP_ID(L, doc->images, doc->image_count, image);
+        r.page = OB_LOOKUP_ID(L, doc->pages, doc->page_count, page);
         r.x = ob_num(L, o, "x", 0);
         r.y = ob_num(L, o, "y", 0);
         r.width = ob_num(L, o, "width", 0);
@@ -124,7 +124,7 @@ static void load_atlas(ob_loader *L, const cJSON *root)
     const cJSON *white = ob_obj(L, atlas, "white");
     if (white) {
         m1 = ob_path_key(L, "white");
-        doc->white_page = ob_find_id(doc->pages, doc->page_count, sizeof *doc->pages, ob_ref(L, white, "page"));
+        doc->white_page = OB_LOOKUP_ID(L, doc->pages, doc->page_count, ob_ref(L, white, "page"));
         doc->has_white = doc->white_page >= 0;
         doc->white[0] = ob_num(L, white, "x", 0);
         doc->white[1] = ob_num(L, white, "y", 0);
@@ -144,7 +144,27 @@ static void load_bones(ob_loader *L, const cJSON *sk)
     size_t m0 = ob_path_key(L, "bones");
     doc->bone_count = arr ? cJSON_GetArraySize(arr) : 0;
     doc->bones = ob_alloc(L, (size_t)doc->bone_count, sizeof *doc->bones);
+    /* every bone's id up front (as ob_ref reads it; NULL when absent or not an
+    ** id), hashed: a parent is then found in O(1), and so is whether it is
+    ** listed later (issue 21: no quadratic look-up) */
+    const char **ids = ob_alloc(L, (size_t)doc->bone_count, sizeof *ids);
+    int32_t *last = ob_alloc(L, (size_t)doc->bone_count, sizeof *last);
     int32_t i = 0;
+    for (const cJSON *o = arr ? arr->child : NULL; o; o = o->next, i++) {
+        const cJSON *v = ob_get(o, "id");
+        if (cJSON_IsString(v)) {
+            ids[i] = v->valuestring;
+        } else if (cJSON_IsNumber(v)) {
+            char num[OB_JSNUM_CAP];
+            ob_js_to_string(v->valuedouble, num, sizeof num);
+            ids[i] = ob_strdup(L, num);
+        }
+    }
+    for (i = 0; i < doc->bone_count; i++) {
+        int32_t f = ob_lookup(L, ids, doc->bone_count, sizeof *ids, 0, ids[i]);
+        if (f >= 0) last[f] = i;
+    }
+    i = 0;
     for (const cJSON *o = arr ? arr->child : NULL; o; o = o->next, i++) {
         size_t m = ob_path_index(L, i);
         ob_expect_object(L, o);
@@ -153,13 +173,10 @@ static void load_bones(ob_loader *L, const cJSON *sk)
         b->name = ob_str(L, o, "name", b->id ? b->id : "");
         /* §2: the parent is looked up among the bones already created */
         const char *parent = ob_ref(L, o, "parent");
-        b->parent = ob_find_id(doc->bones, i, sizeof *doc->bones, parent);
+        int32_t f = ob_lookup(L, ids, doc->bone_count, sizeof *ids, 0, parent);
+        b->parent = f >= 0 && f < i ? f : -1;
         if (parent && b->parent < 0) {
-            int later = 0;
-            for (const cJSON *q = o->next; q && !later; q = q->next) {
-                const cJSON *qid = ob_get(q, "id");
-                later = cJSON_IsString(qid) && strcmp(qid->valuestring, parent) == 0;
-            }
+            int later = f >= 0 && last[f] > i;
             ob_warn(L, "parent", "parent \"%s\" %s: this bone is a root", parent,
                     later ? "is listed after this bone" : "does not exist");
         }
@@ -207,7 +224,7 @@ static void load_slots(ob_loader *L, const cJSON *sk)
         s.id = ob_ref(L, o, "id");
         s.name = ob_str(L, o, "name", s.id ? s.id : "");
         const char *bone = ob_ref(L, o, "bone");
-        s.bone = ob_find_id(doc->bones, doc->bone_count, sizeof *doc->bones, bone);
+        s.bone = OB_LOOKUP_ID(L, doc->bones, doc->bone_count, bone);
         ob_color(L, o, "color", WHITE, s.color);
         s.has_dark = ob_color(L, o, "dark", NULL, s.dark);
         const char *att = ob_str(L, o, "attachment", NULL);
@@ -239,7 +256,7 @@ static int32_t *bone_list(ob_loader *L, const cJSON *o, const char *key, int32_t
             ob_fail_type(L, NULL, "a bone id", c);
             (void)m;
         }
-        out[i] = ob_find_id(doc->bones, doc->bone_count, sizeof *doc->bones, c->valuestring);
+        out[i] = OB_LOOKUP_ID(L, doc->bones, doc->bone_count, c->valuestring);
         if (out[i] < 0) ob_warn(L, key, "unknown bone \"%s\"", c->valuestring);
     }
     return out;
@@ -278,7 +295,7 @@ static void load_constraint(ob_loader *L, const cJSON *o, ob_constraint_kind kin
     case OB_CON_IK: {
         c->bones = bone_list(L, o, "bones", &c->bone_count);
         const char *t = ob_ref(L, o, "target");
-        c->target = ob_find_id(doc->bones, doc->bone_count, sizeof *doc->bones, t);
+        c->target = OB_LOOKUP_ID(L, doc->bones, doc->bone_count, t);
         if (t && c->target < 0) ob_warn(L, "target", "unknown bone \"%s\"", t);
         v[OB_CV_MIX] = ob_num(L, o, "mix", 0);
         v[OB_CV_SOFTNESS] = ob_num(L, o, "softness", 0);            /* §2 default 0 */
@@ -291,7 +308,7 @@ static void load_constraint(ob_loader *L, const cJSON *o, ob_constraint_kind kin
     case OB_CON_TRANSFORM: {
         c->bones = bone_list(L, o, "bones", &c->bone_count);
         const char *t = ob_ref(L, o, "target");
-        c->target = ob_find_id(doc->bones, doc->bone_count, sizeof *doc->bones, t);
+        c->target = OB_LOOKUP_ID(L, doc->bones, doc->bone_count, t);
         if (t && c->target < 0) ob_warn(L, "target", "unknown bone \"%s\"", t);
         v[OB_CV_MIX] = 1;  /* §3.1: transform constraints also get mix = 1 */
         v[OB_CV_MIX_ROTATE] = ob_num(L, o, "mixRotate", 0);
@@ -306,6 +323,11 @@ static void load_constraint(ob_loader *L, const cJSON *o, ob_constraint_kind kin
         c->offset_shear = ob_num(L, o, "offsetShear", 0);
         c->local = ob_bool(L, o, "local", 0);
         c->relative = ob_bool(L, o, "relative", 0);
+        if (doc->pose_model == OB_POSE_MODEL_SPINE) {
+            /* spine-core 4.2 TransformConstraintData: mixY, mixScaleY (absent ⇒ the X value) */
+            v[OB_CV_MIX_Y] = ob_num(L, o, "mixY", v[OB_CV_MIX_TRANSLATE]);
+            v[OB_CV_MIX_SCALE_Y] = ob_num(L, o, "mixScaleY", v[OB_CV_MIX_SCALE]);
+        }
         break;
     }
     case OB_CON_PATH: {
@@ -314,7 +336,7 @@ static void load_constraint(ob_loader *L, const cJSON *o, ob_constraint_kind kin
         static const char *rot[] = {"tangent", "chain", "chainScale"};
         c->bones = bone_list(L, o, "bones", &c->bone_count);
         const char *t = ob_ref(L, o, "target");
-        c->target = ob_find_id(doc->slots, doc->slot_count, sizeof *doc->slots, t);
+        c->target = OB_LOOKUP_ID(L, doc->slots, doc->slot_count, t);
         if (t && c->target < 0) ob_warn(L, "target", "unknown slot \"%s\"", t);
         c->position_mode = (ob_position_mode)parse_enum(L, o, "positionMode", "percent", pos, 2);
         c->spacing_mode = (ob_spacing_mode)parse_enum(L, o, "spacingMode", "length", spc, 4);
@@ -329,20 +351,33 @@ static void load_constraint(ob_loader *L, const cJSON *o, ob_constraint_kind kin
     }
     case OB_CON_PHYSICS: {
         const char *b = ob_ref(L, o, "bone");
-        c->bone = ob_find_id(doc->bones, doc->bone_count, sizeof *doc->bones, b);
+        c->bone = OB_LOOKUP_ID(L, doc->bones, doc->bone_count, b);
         if (c->bone < 0) ob_warn(L, "bone", "unknown bone \"%s\"", b ? b : "");
         c->px = ob_num(L, o, "x", 0);
         c->py = ob_num(L, o, "y", 0);
         c->protate = ob_num(L, o, "rotate", 0);
         c->pscale_x = ob_num(L, o, "scaleX", 0);
         c->fps = ob_num(L, o, "fps", 60);
-        v[OB_CV_MIX] = ob_num(L, o, "mix", 0);
-        v[OB_CV_INERTIA] = ob_num(L, o, "inertia", 0);
-        v[OB_CV_STRENGTH] = ob_num(L, o, "strength", 0);
-        v[OB_CV_DAMPING] = ob_num(L, o, "damping", 0);
-        v[OB_CV_MASS] = ob_num(L, o, "mass", 0);
+        /* spine-core 4.2 PhysicsConstraintData under the Spine pose model: its
+        ** fields and defaults (damping a per-1/60 s factor, mass the inverse of
+        ** massInverse, wind/gravity in Spine units); else §7.4, absent ⇒ 0 */
+        int sp = doc->pose_model == OB_POSE_MODEL_SPINE;
+        v[OB_CV_MIX] = ob_num(L, o, "mix", sp);
+        v[OB_CV_INERTIA] = ob_num(L, o, "inertia", sp);
+        v[OB_CV_STRENGTH] = ob_num(L, o, "strength", sp ? 100 : 0);
+        v[OB_CV_DAMPING] = ob_num(L, o, "damping", sp);
+        v[OB_CV_MASS] = ob_num(L, o, "mass", sp);
         v[OB_CV_GRAVITY] = ob_num(L, o, "gravity", 0);
         v[OB_CV_WIND] = ob_num(L, o, "wind", 0);
+        if (sp) {
+            static const char *const flags[] = {"inertiaGlobal", "strengthGlobal", "dampingGlobal",
+                                                "massGlobal", "gravityGlobal", "windGlobal"};
+            c->pshear_x = ob_num(L, o, "shearX", 0);
+            c->plimit = ob_num(L, o, "limit", 5000);
+            for (int k = 0; k < 6; k++)
+                if (ob_bool(L, o, flags[k], 0)) c->pglobal |= (uint8_t)(1u << k);
+            if (ob_bool(L, o, "mixGlobal", 0)) c->pglobal |= 1u << 7;
+        }
         break;
     }
     }
@@ -402,7 +437,7 @@ static void load_vertices(ob_loader *L, const cJSON *o, ob_attachment *a)
             ob_expect_object(L, inf);
             ob_weight *wt = &a->weights[k++];
             const char *bone = ob_ref(L, inf, "bone");
-            wt->bone = ob_find_id(doc->bones, doc->bone_count, sizeof *doc->bones, bone);
+            wt->bone = OB_LOOKUP_ID(L, doc->bones, doc->bone_count, bone);
             if (wt->bone < 0) ob_warn(L, "bone", "unknown bone \"%s\": the slot bone is used", bone ? bone : "");
             wt->x = ob_num(L, inf, "x", 0);
             wt->y = ob_num(L, inf, "y", 0);
@@ -433,7 +468,7 @@ static int32_t image_ref(ob_loader *L, const cJSON *o, const char *key, const ch
 {
     const char *id = ob_ref(L, o, key);
     if (ref) *ref = id;
-    return ob_find_id(L->doc->images, L->doc->image_count, sizeof *L->doc->images, id);
+    return OB_LOOKUP_ID(L, L->doc->images, L->doc->image_count, id);
 }
 
 static const char *const ATT_TYPES[] = {"region", "mesh", "shape", "boundingBox", "point", "text",
@@ -633,6 +668,8 @@ static void load_attachment(ob_loader *L, const cJSON *o, ob_attachment *a)
         load_vertices(L, o, a);
         a->closed = ob_bool(L, o, "closed", 0);
         a->constant_speed = ob_bool(L, o, "constantSpeed", 1);  /* CLARIFICATIONS: absent ⇒ true */
+        if (a->type == OB_ATT_PATH && doc->pose_model == OB_POSE_MODEL_SPINE && ob_get(o, "lengths"))
+            a->lengths = ob_num_list(L, o, "lengths", &a->length_count);  /* spine-core: per curve, cumulative */
         break;
     case OB_ATT_CLIPPING: {
         /* §8.3: clipping vertices go through the slot bone: `weights`, if a
@@ -642,7 +679,7 @@ static void load_attachment(ob_loader *L, const cJSON *o, ob_attachment *a)
         a->vertex_count = n / 2;
         if (ob_arr(L, o, "weights")) ob_warn(L, "weights", "clipping weights are not used (§8.3)");
         a->end_slot_id = ob_ref(L, o, "end");
-        a->end_slot = ob_find_id(doc->slots, doc->slot_count, sizeof *doc->slots, a->end_slot_id);
+        a->end_slot = OB_LOOKUP_ID(L, doc->slots, doc->slot_count, a->end_slot_id);
         break;
     }
     case OB_ATT_POINT:
@@ -712,7 +749,7 @@ static void load_skins(ob_loader *L, const cJSON *sk)
         for (const cJSON *s = atts ? atts->child : NULL; s; s = s->next) {
             size_t ms = ob_path_key(L, s->string);
             if (!cJSON_IsObject(s)) ob_fail_type(L, NULL, "an object of attachments", s);
-            int32_t slot = ob_find_id(doc->slots, doc->slot_count, sizeof *doc->slots, s->string);
+            int32_t slot = OB_LOOKUP_ID(L, doc->slots, doc->slot_count, s->string);
             if (slot < 0) ob_warn(L, NULL, "attachments of unknown or dropped slot \"%s\" ignored", s->string);
             for (const cJSON *a = s->child; a; a = a->next) {
                 size_t mn = ob_path_key(L, a->string);
@@ -782,29 +819,85 @@ void ob_load_skeleton(ob_loader *L, const cJSON *root)
 
 /* JSON.parse keeps the last value of a duplicated key, at the position of
 ** the first: make the tree look like that, so everything downstream (the
-** loaders, the kept JSON copy, the binary encoder) sees what JS sees. */
-static void dedupe_keys(cJSON *v)
+** loaders, the kept JSON copy, the binary encoder) sees what JS sees.  Keys
+** are hashed (issue 21: an object of 80,000 keys is linear, not quadratic);
+** objects of a few keys compare directly.  -1 when out of memory. */
+struct key_eq { cJSON *const *first; const char *key; };
+
+static int key_eq(const void *ctx, int32_t i)
 {
-    for (cJSON *c = v->child; c; c = c->next) dedupe_keys(c);
-    if (!cJSON_IsObject(v)) return;
-    for (cJSON *c = v->child; c; c = c->next) {
-        for (cJSON *d = c->next; d;) {
-            cJSON *next = d->next;
-            if (d->string && c->string && strcmp(c->string, d->string) == 0) {
-                cJSON_DetachItemViaPointer(v, d);
-                cJSON_ReplaceItemViaPointer(v, c, d);  /* frees c; d takes its place */
-                c = d;
-            }
-            d = next;
-        }
-    }
+    const struct key_eq *c = ctx;
+    return strcmp(c->first[i]->string, c->key) == 0;
 }
 
-static const char *json_error_context(const char *text, size_t len, const char *at, char *buf, size_t cap)
+static int dedupe_keys(cJSON *v)
 {
-    size_t off = at && at >= text && at <= text + len ? (size_t)(at - text) : 0;
-    snprintf(buf, cap, "not a valid document: JSON syntax error at byte %zu", off);
-    return buf;
+    int32_t n = 0;
+    for (cJSON *c = v->child; c; c = c->next, n++)
+        if (dedupe_keys(c) < 0) return -1;
+    if (!cJSON_IsObject(v)) return 0;
+    if (n <= 16) {
+        for (cJSON *c = v->child; c; c = c->next) {
+            for (cJSON *d = c->next; d;) {
+                cJSON *next = d->next;
+                if (d->string && c->string && strcmp(c->string, d->string) == 0) {
+                    cJSON_DetachItemViaPointer(v, d);
+                    cJSON_ReplaceItemViaPointer(v, c, d);  /* frees c; d takes its place */
+                    c = d;
+                }
+                d = next;
+            }
+        }
+        return 0;
+    }
+    cJSON **first = malloc((size_t)n * sizeof *first);  /* first[k]: the node at the k-th distinct key's place */
+    ob_htab tab = {0};
+    uint64_t seed = (uint64_t)(uintptr_t)v * 0x9e3779b97f4a7c15ULL;
+    int32_t k = 0;
+    int rc = first ? 0 : -1;
+    for (cJSON *c = v->child; c && rc == 0;) {
+        cJSON *next = c->next;
+        if (c->string) {
+            uint64_t h = ob_str_hash_seeded(seed, c->string);
+            struct key_eq q = {first, c->string};
+            int32_t f = ob_htab_find(&tab, h, key_eq, &q);
+            if (f >= 0) {
+                cJSON_DetachItemViaPointer(v, c);
+                cJSON_ReplaceItemViaPointer(v, first[f], c);  /* frees the earlier value; c takes its place */
+                first[f] = c;
+            } else {
+                first[k] = c;
+                rc = ob_htab_add(&tab, h, k++);
+            }
+        }
+        c = next;
+    }
+    ob_htab_free(&tab);
+    free(first);
+    return rc;
+}
+
+/* The offset of the first U+0000 inside a string of the JSON text s[0..n)
+** (a raw NUL byte or a \u0000 escape), n when none.  s is text cJSON parsed,
+** so strings are well formed and the scan needs no more than quotes and
+** escapes. */
+static size_t nul_in_strings(const char *s, size_t n)
+{
+    int in = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (!in) {
+            in = c == '"';
+        } else if (c == '"') {
+            in = 0;
+        } else if (c == '\\') {
+            if (i + 5 < n && s[i + 1] == 'u' && memcmp(s + i + 2, "0000", 4) == 0) return i;
+            i++;  /* the escaped character */
+        } else if (c == '\0') {
+            return i;
+        }
+    }
+    return n;
 }
 
 /* Runs every section loader; -1 when one failed (the message is in L->err).
@@ -868,6 +961,7 @@ ob_document *ob_document_load(const void *data, size_t len, ob_error *err_arg)
         return NULL;
     }
     cJSON *root;
+    size_t utf8_bad = 0, utf8_first = 0;
     if (ob_binary_is_binary(data, len)) {
         root = ob_binary_decode(data, len, err->message, sizeof err->message);
         if (!root) {
@@ -875,26 +969,68 @@ ob_document *ob_document_load(const void *data, size_t len, ob_error *err_arg)
             return NULL;
         }
     } else {
+        /* The text is decoded as TextDecoder does (issue 21; NOTES §2): a
+        ** leading BOM is dropped and invalid UTF-8 becomes U+FFFD (a warning);
+        ** offsets in messages count bytes of the file. */
+        const char *text = data;
+        size_t n = len, skip = 0;
+        if (n >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) skip = 3;
+        text += skip;
+        n -= skip;
+        char *repaired = NULL;
+        size_t rn = ob_utf8_repair((const uint8_t *)text, n, NULL, &utf8_bad, &utf8_first);
+        if (utf8_bad) {
+            repaired = malloc(rn ? rn : 1);
+            if (!repaired) {
+                err->status = OB_ERR_MEMORY;
+                snprintf(err->message, sizeof err->message, "out of memory");
+                return NULL;
+            }
+            ob_utf8_repair((const uint8_t *)text, n, repaired, NULL, NULL);
+            text = repaired;
+            n = rn;
+            utf8_first += skip;
+        }
         const char *end = NULL;
-        root = cJSON_ParseWithLengthOpts(data, len, &end, 0);
+        root = cJSON_ParseWithLengthOpts(text, n, &end, 0);
+        size_t at = end && end >= text && end <= text + n ? (size_t)(end - text) + skip : 0;
+        const char *after = utf8_bad ? " (counted after replacing invalid UTF-8)" : "";
         if (!root) {
             err->status = OB_ERR_SYNTAX;
-            json_error_context(data, len, end, err->message, sizeof err->message);
+            snprintf(err->message, sizeof err->message, "not a valid document: JSON syntax error at byte %zu%s", at,
+                     after);
+            free(repaired);
             return NULL;
         }
         /* only whitespace may follow the value */
-        const char *p = end, *stop = (const char *)data + len;
+        const char *p = end, *stop = text + n;
         while (p && p < stop && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '\0')) p++;
+        size_t nul = p && p >= stop ? nul_in_strings(text, (size_t)(end - text)) : 0;
         if (p && p < stop) {
             cJSON_Delete(root);
             err->status = OB_ERR_SYNTAX;
             snprintf(err->message, sizeof err->message,
-                     "not a valid document: unexpected text after the JSON value at byte %zu",
-                     (size_t)(end - (const char *)data));
+                     "not a valid document: unexpected text after the JSON value at byte %zu%s", at, after);
+            free(repaired);
             return NULL;
         }
+        if (nul < (size_t)(end - text)) {  /* C strings cannot hold U+0000: refused, never truncated */
+            cJSON_Delete(root);
+            err->status = OB_ERR_SYNTAX;
+            snprintf(err->message, sizeof err->message,
+                     "not a valid document: a string holds U+0000 at byte %zu%s (names and texts cannot contain it)",
+                     nul + skip, after);
+            free(repaired);
+            return NULL;
+        }
+        free(repaired);
     }
-    dedupe_keys(root);
+    if (dedupe_keys(root) < 0) {
+        cJSON_Delete(root);
+        err->status = OB_ERR_MEMORY;
+        snprintf(err->message, sizeof err->message, "out of memory");
+        return NULL;
+    }
     /* §2 step 1: format and version */
     if (!cJSON_IsObject(root)) {
         cJSON_Delete(root);
@@ -934,12 +1070,17 @@ ob_document *ob_document_load(const void *data, size_t len, ob_error *err_arg)
     }
     L->doc = doc;
     L->err = err;
+    L->seed = (uint64_t)(uintptr_t)L * 0x9e3779b97f4a7c15ULL;  /* per load: no global state */
+    if (utf8_bad)
+        ob_warn(L, NULL, "invalid UTF-8 at byte %zu: %zu sequence%s replaced with U+FFFD (as TextDecoder does)",
+                utf8_first, utf8_bad, utf8_bad == 1 ? "" : "s");
     doc->json = ob_json_write(root, 0);
     if (!doc->json || run_loaders(L, root) < 0) {
         if (err->status == OB_OK) {
             err->status = OB_ERR_MEMORY;
             snprintf(err->message, sizeof err->message, "out of memory");
         }
+        ob_loader_free_tables(L);
         free(L->names);
         free(L->channels);
         free(L->warnings);
@@ -948,6 +1089,7 @@ ob_document *ob_document_load(const void *data, size_t len, ob_error *err_arg)
         ob_document_free(doc);
         return NULL;
     }
+    ob_loader_free_tables(L);
     free(L->names);
     free(L->channels);
     free(L->warnings);

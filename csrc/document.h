@@ -113,6 +113,7 @@ typedef struct ob_attachment {
     int32_t linked_mesh;         /* linked mesh: name id of the source mesh, else -1 */
     int linked_deform;
     int closed, constant_speed;  /* path */
+    int32_t length_count; double *lengths; /* path, Spine pose model: "lengths" (for constantSpeed false) */
     int32_t end_slot;            /* clipping: slot index, -1 = null/missing */
     const char *end_slot_id;
     /* shape */
@@ -161,6 +162,8 @@ enum {
     OB_CV_MIX_ROTATE, OB_CV_MIX_TRANSLATE, OB_CV_MIX_SCALE, OB_CV_MIX_SHEAR, /* transform */
     OB_CV_POSITION, OB_CV_SPACING, OB_CV_MIX_X, OB_CV_MIX_Y,            /* path (+ mixRotate) */
     OB_CV_INERTIA, OB_CV_STRENGTH, OB_CV_DAMPING, OB_CV_MASS, OB_CV_GRAVITY, OB_CV_WIND, /* physics */
+    OB_CV_MIX_SCALE_Y,           /* transform, Spine pose model only (mixScaleX is OB_CV_MIX_SCALE,
+                                 ** mixY OB_CV_MIX_Y); absent ⇒ the X value */
     OB_CV_COUNT
 };
 
@@ -185,6 +188,12 @@ typedef struct ob_constraint_data {
     ob_position_mode position_mode; ob_spacing_mode spacing_mode; ob_rotate_mode rotate_mode;
     /* physics (read from the data, not keyable) */
     double px, py, protate, pscale_x, fps;
+    /* physics under the Spine pose model (spine-core 4.2 PhysicsConstraintData):
+    ** shearX, limit, and which live values a physics timeline without a
+    ** constraint id reaches (bit OB_CV_x − OB_CV_INERTIA per *Global flag,
+    ** bit 7 for mixGlobal) */
+    double pshear_x, plimit;
+    uint8_t pglobal;
 } ob_constraint_data;
 
 typedef struct ob_slider_data {  /* §7.5 */
@@ -222,6 +231,10 @@ typedef enum ob_property {
     OB_P_POSITION, OB_P_SPACING, OB_P_MIX_X, OB_P_MIX_Y,
     OB_P_INERTIA, OB_P_STRENGTH, OB_P_DAMPING, OB_P_MASS, OB_P_GRAVITY, OB_P_WIND,
     OB_P_FRAME, OB_P_EMITTING, OB_P_RATE, OB_P_OFFSETS, OB_P_ORDER,
+    /* extensions: deform offsets keyed per influence of a weighted attachment
+    ** (any document); under the Spine pose model, transform mixScaleY (and
+    ** mixY, OB_P_MIX_Y) and physics reset keys */
+    OB_P_INFLUENCE_OFFSETS, OB_P_MIX_SCALE_Y, OB_P_RESET,
     OB_P_UNKNOWN
 } ob_property;
 
@@ -257,6 +270,8 @@ typedef struct ob_timeline {
     double *times;               /* keys[i].time, contiguous for the §5 key search */
     int32_t serial;              /* 0.. over the document's timelines: the instance's key hint */
     int sorted;                  /* key times ascending (the hint is used only then) */
+    int global;                  /* Spine pose model physics timeline with id "": index is the
+                                 ** first physics constraint, every one whose flag is set is keyed */
 } ob_timeline;
 
 typedef struct ob_event_key {
@@ -283,6 +298,7 @@ typedef struct ob_animation_data {
     int32_t event_count; ob_event_key *events;
     int32_t audio_count; ob_audio_key *audio;
     int32_t channel_count; int32_t *channels; /* sorted channels keyed (≥ 1 key) */
+    int has_resets;              /* a physics reset timeline (the Spine pose model) */
 } ob_animation_data;
 
 /* ---- Audio (§10) ---------------------------------------------------- */
@@ -417,6 +433,7 @@ struct ob_document {
     double reference_scale;      /* default 100 */
     int curve_mode;              /* OB_CURVE_MODE_* (curve_spine.h): "curveMode", an import extension */
     int pose_model;              /* OB_POSE_MODEL_* (curve_spine.h): "poseModel", an import extension */
+    int has_influence_offsets;   /* a deform timeline keys influenceOffsets (the extension) */
     int32_t timeline_total;      /* timelines over every animation (ob_timeline.serial) */
 
     int32_t bone_count; ob_bone_data *bones;

@@ -566,6 +566,8 @@ static int draw_particles(ob_instance *inst, int32_t slot, int32_t ai)
     ob_draw_item *it = begin_item(inst, slot, ai, &inst->slot_color[4 * slot], tex, 4 * n, 6 * n);
     if (!it) return -1;
     it->blend = doc->attachments[ai].particles->blend;  /* §8.4 particles: attachment blend */
+    it->has_dark = 0;  /* §8.8 the item carries color and colors only: dark null (NOTES §8.8) */
+    memset(it->dark, 0, sizeof it->dark);
     it->first_color = ds->color_count;                  /* colors per vertex */
     ds->color_count += 4 * n;
     return 0;

@@ -1,4 +1,7 @@
-/* ik.c: §7.1 applyIk, one-bone and two-bone inverse kinematics. */
+/* ik.c: §7.1 applyIk, one-bone and two-bone inverse kinematics; under the
+** Spine pose model spine-core 4.2's IkConstraint.apply1 / apply2 (the
+** behaviour reference: spine-runtimes 4.2, spine-ts/spine-core/src/
+** IkConstraint.ts; our own code). */
 #include "constraints.h"
 #include "curve_spine.h"
 
@@ -122,4 +125,243 @@ void ob_apply_ik(ob_instance *inst, int32_t c)
     int bend_positive = v[OB_CV_BEND] > 0, stretch = v[OB_CV_STRETCH] > 0, compress = v[OB_CV_COMPRESS] > 0;
     if (n == 1) ik_one(inst, bones[0], tx, ty, stretch, compress, cd->uniform, mix);
     else ik_two(inst, bones[0], bones[1], tx, ty, bend_positive, stretch, cd->uniform, v[OB_CV_SOFTNESS], mix);
+}
+
+/* ---- the Spine pose model ---------------------------------------------- */
+
+static inline double wrap180(double r) { return r > 180 ? r - 360 : r < -180 ? r + 360 : r; }
+
+/* spine-core 4.2 IkConstraint.apply1: the bone's applied rotation (and X
+** scale when stretching / compressing) aimed at the target, in its parent's
+** space as its inherit mode sees it */
+static void ik1_spine(ob_instance *inst, int32_t b, double target_x, double target_y, int compress, int stretch,
+                      int uniform, double alpha)
+{
+    const ob_document *doc = inst->doc;
+    int32_t pi = doc->bones[b].parent;
+    ob_mat P = pi >= 0 ? inst->world[pi] : inst->root;  /* spine-core requires a parent: root placement */
+    double pa = P.a, pb = P.b, pc = P.c, pd = P.d;
+    const ob_pose ap = inst->applied[b];
+    const ob_mat w = inst->world[b];
+    double rotation_ik = -ap.shear_x - ap.rotation, tx, ty;
+    int inherit = inst->inherit[b];
+    if (inherit == OB_INHERIT_ONLY_TRANSLATION) {
+        tx = target_x - w.x;  /* · signum(skeleton scale) = 1 */
+        ty = target_y - w.y;
+    } else {
+        if (inherit == OB_INHERIT_NO_ROTATION_OR_REFLECTION) {
+            double s = fabs(pa * pd - pb * pc) / fmax(0.0001, pa * pa + pc * pc);
+            pb = -pc * s;
+            pd = pa * s;
+            rotation_ik += atan2(pc, pa) * OB_RAD;
+        }
+        double x = target_x - P.x, y = target_y - P.y, d = pa * pd - pb * pc;
+        if (fabs(d) <= 0.0001) {
+            tx = 0;
+            ty = 0;
+        } else {
+            tx = (x * pd - y * pb) / d - ap.x;
+            ty = (y * pa - x * pc) / d - ap.y;
+        }
+    }
+    rotation_ik += atan2(ty, tx) * OB_RAD;
+    if (ap.scale_x < 0) rotation_ik += 180;
+    rotation_ik = wrap180(rotation_ik);
+    double sx = ap.scale_x, sy = ap.scale_y;
+    if (compress || stretch) {
+        if (inherit == OB_INHERIT_NO_SCALE || inherit == OB_INHERIT_NO_SCALE_OR_REFLECTION) {
+            tx = target_x - w.x;
+            ty = target_y - w.y;
+        }
+        double bl = doc->bones[b].length * sx;
+        if (bl > 0.0001) {
+            double dd = tx * tx + ty * ty;
+            if ((compress && dd < bl * bl) || (stretch && dd > bl * bl)) {
+                double s = (sqrt(dd) / bl - 1) * alpha + 1;
+                sx *= s;
+                if (uniform) sy *= s;
+            }
+        }
+    }
+    ob_bone_world_with_spine(inst, b, (ob_pose){ap.x, ap.y, ap.rotation + rotation_ik * alpha, sx, sy,
+                                                ap.shear_x, ap.shear_y});
+}
+
+/* spine-core 4.2 IkConstraint.apply2: law of cosines in the parent's parent
+** space on applied values (uniform IK parent scale), else the ellipse the
+** child's tip traces under a non-uniform one; the child placed at (cx, 0)
+** when stretching or non-uniform; nothing unless both inherit normally */
+static void ik2_spine(ob_instance *inst, int32_t parent, int32_t child, double target_x, double target_y,
+                      double bend_dir, int stretch, int uniform, double softness, double alpha)
+{
+    if (inst->inherit[parent] != OB_INHERIT_NORMAL || inst->inherit[child] != OB_INHERIT_NORMAL) return;
+    const ob_document *doc = inst->doc;
+    const ob_pose pp = inst->applied[parent], cp = inst->applied[child];
+    double px = pp.x, py = pp.y, psx = pp.scale_x, psy = pp.scale_y, sx = psx, sy = psy, csx = cp.scale_x;
+    double os1, os2, s2;
+    if (psx < 0) {
+        psx = -psx;
+        os1 = 180;
+        s2 = -1;
+    } else {
+        os1 = 0;
+        s2 = 1;
+    }
+    if (psy < 0) {
+        psy = -psy;
+        s2 = -s2;
+    }
+    if (csx < 0) {
+        csx = -csx;
+        os2 = 180;
+    } else {
+        os2 = 0;
+    }
+    const ob_mat pw = inst->world[parent];
+    double cx = cp.x, cy, cwx, cwy, a = pw.a, b = pw.b, c = pw.c, d = pw.d;
+    int u = fabs(psx - psy) <= 0.0001;
+    if (!u || stretch) {
+        cy = 0;
+        cwx = a * cx + pw.x;
+        cwy = c * cx + pw.y;
+    } else {
+        cy = cp.y;
+        cwx = a * cx + b * cy + pw.x;
+        cwy = c * cx + d * cy + pw.y;
+    }
+    int32_t ppi = doc->bones[parent].parent;
+    const ob_mat PP = ppi >= 0 ? inst->world[ppi] : inst->root;  /* spine-core requires one */
+    a = PP.a;
+    b = PP.b;
+    c = PP.c;
+    d = PP.d;
+    double id = a * d - b * c, x = cwx - PP.x, y = cwy - PP.y;
+    id = fabs(id) <= 0.0001 ? 0 : 1 / id;
+    double dx = (x * d - y * b) * id - px, dy = (y * a - x * c) * id - py;
+    double l1 = sqrt(dx * dx + dy * dy), l2 = doc->bones[child].length * csx, a1, a2;
+    if (l1 < 0.0001) {
+        ik1_spine(inst, parent, target_x, target_y, 0, stretch, 0, alpha);
+        ob_bone_world_with_spine(inst, child, (ob_pose){cx, cy, 0, cp.scale_x, cp.scale_y, cp.shear_x, cp.shear_y});
+        return;
+    }
+    x = target_x - PP.x;
+    y = target_y - PP.y;
+    double tx = (x * d - y * b) * id - px, ty = (y * a - x * c) * id - py;
+    double dd = tx * tx + ty * ty;
+    if (softness != 0) {
+        softness *= psx * (csx + 1) * 0.5;
+        double td = sqrt(dd), sd = td - l1 - l2 * psx + softness;
+        if (sd > 0) {
+            double p = fmin(1, sd / (softness * 2)) - 1;
+            p = (sd - softness * (1 - p * p)) / td;
+            tx -= p * tx;
+            ty -= p * ty;
+            dd = tx * tx + ty * ty;
+        }
+    }
+    if (u) {
+        l2 *= psx;
+        double cs = (dd - l1 * l1 - l2 * l2) / (2 * l1 * l2);
+        if (cs < -1) {
+            cs = -1;
+            a2 = OB_PI * bend_dir;
+        } else if (cs > 1) {
+            cs = 1;
+            a2 = 0;
+            if (stretch) {
+                a = (sqrt(dd) / (l1 + l2) - 1) * alpha + 1;
+                sx *= a;
+                if (uniform) sy *= a;
+            }
+        } else {
+            a2 = acos(cs) * bend_dir;
+        }
+        a = l1 + l2 * cs;
+        b = l2 * sin(a2);
+        a1 = atan2(ty * a - tx * b, tx * a + ty * b);
+    } else {
+        /* the ellipse branch: the child's tip on an ellipse of radii psx·l2, psy·l2 */
+        a = psx * l2;
+        b = psy * l2;
+        double aa = a * a, bb = b * b, ta = atan2(ty, tx);
+        c = bb * l1 * l1 + aa * dd - aa * bb;
+        double c1 = -2 * bb * l1, c2 = bb - aa;
+        d = c1 * c1 - 4 * c2 * c;
+        int solved = 0;
+        if (d >= 0) {
+            double q = sqrt(d);
+            if (c1 < 0) q = -q;
+            q = -(c1 + q) * 0.5;
+            double r0 = q / c2, r1 = c / q;
+            double r = fabs(r0) < fabs(r1) ? r0 : r1;
+            r0 = dd - r * r;
+            if (r0 >= 0) {
+                y = sqrt(r0) * bend_dir;
+                a1 = ta - atan2(y, r);
+                a2 = atan2(y / psy, (r - l1) / psx);
+                solved = 1;
+            }
+        }
+        if (!solved) {  /* out of reach: the nearest or farthest point of the ellipse */
+            double min_angle = OB_PI, min_x = l1 - a, min_dist = min_x * min_x, min_y = 0;
+            double max_angle = 0, max_x = l1 + a, max_dist = max_x * max_x, max_y = 0;
+            c = -a * l1 / (aa - bb);
+            if (c >= -1 && c <= 1) {
+                c = acos(c);
+                x = a * cos(c) + l1;
+                y = b * sin(c);
+                d = x * x + y * y;
+                if (d < min_dist) {
+                    min_angle = c;
+                    min_dist = d;
+                    min_x = x;
+                    min_y = y;
+                }
+                if (d > max_dist) {
+                    max_angle = c;
+                    max_dist = d;
+                    max_x = x;
+                    max_y = y;
+                }
+            }
+            if (dd <= (min_dist + max_dist) * 0.5) {
+                a1 = ta - atan2(min_y * bend_dir, min_x);
+                a2 = min_angle * bend_dir;
+            } else {
+                a1 = ta - atan2(max_y * bend_dir, max_x);
+                a2 = max_angle * bend_dir;
+            }
+        }
+    }
+    double os = atan2(cy, cx) * s2;
+    double rotation = pp.rotation;
+    a1 = wrap180((a1 - os) * OB_RAD + os1 - rotation);
+    ob_bone_world_with_spine(inst, parent, (ob_pose){px, py, rotation + a1 * alpha, sx, sy, 0, 0});
+    rotation = cp.rotation;
+    a2 = wrap180(((a2 + os) * OB_RAD - cp.shear_x) * s2 + os2 - rotation);
+    ob_bone_world_with_spine(inst, child, (ob_pose){cx, cy, rotation + a2 * alpha, cp.scale_x, cp.scale_y,
+                                                    cp.shear_x, cp.shear_y});
+}
+
+/* spine-core 4.2 IkConstraint.update: nothing when mix is 0 (a negative mix
+** applies); one bone or two (the first and last listed), else nothing */
+void ob_apply_ik_spine(ob_instance *inst, int32_t c)
+{
+    const ob_constraint_data *cd = &inst->doc->constraints[c];
+    const double *v = &inst->con_values[(size_t)c * OB_CV_COUNT];
+    double mix = v[OB_CV_MIX];
+    if (mix == 0 || cd->target < 0) return;
+    int32_t first = -1, last = -1, n = 0;
+    for (int32_t k = 0; k < cd->bone_count; k++)
+        if (cd->bones[k] >= 0) {
+            if (first < 0) first = cd->bones[k];
+            last = cd->bones[k];
+            n++;
+        }
+    const ob_mat t = inst->world[cd->target];
+    if (n == 1)
+        ik1_spine(inst, first, t.x, t.y, v[OB_CV_COMPRESS] != 0, v[OB_CV_STRETCH] != 0, cd->uniform, mix);
+    else if (n == 2)
+        ik2_spine(inst, first, last, t.x, t.y, v[OB_CV_BEND] > 0 ? 1 : -1, v[OB_CV_STRETCH] != 0, cd->uniform,
+                  v[OB_CV_SOFTNESS], mix);
 }

@@ -12,6 +12,7 @@ typedef struct ob_deform {
     int32_t slot, name_id;
     int32_t capacity;            /* doubles available in values */
     int32_t count;               /* offsets currently set; 0 = none (§3.1 cleared) */
+    int per_influence;           /* the values are 2 per influence (the influenceOffsets extension) */
     double *values;
 } ob_deform;
 
@@ -65,6 +66,12 @@ struct ob_instance {
     double *con_values;          /* OB_CV_COUNT live values per constraint */
     uint8_t *con_active;
     int32_t *con_order;          /* §3.2 constraintOrder: indices into doc->constraints */
+
+    /* the Spine pose model (skeleton.c): spine-core 4.2's update cache, built
+    ** with the active flags: a bone b as b, a constraint c as −1 − c */
+    int32_t *spine_cache;
+    int32_t spine_cache_count, spine_cache_capacity;
+    uint8_t *spine_sorted;       /* per bone: scratch of the cache's sort */
 
     /* keyed per-attachment slot state (§5.1 deform offsets, sequence frame):
     ** one entry per (slot, attachment name) that some timeline keys, with a
@@ -155,6 +162,17 @@ void ob_bones_flush(ob_instance *inst);
 ob_mat ob_bone_world(ob_mat P, const ob_pose *local, int inherit);
 /* §4.2 boneWorld for one bone from its applied pose and live inherit mode. */
 void ob_bone_update_world(ob_instance *inst, int32_t bone);
+/* The Spine pose model (spine-core 4.2 Bone): updateWorldTransformWith the
+** applied pose, its inherit rules (ob_bone_world_spine); updateAppliedTransform
+** (the applied pose from the world, at once); updateWorldTransformWith(pose)
+** (the applied pose set to *p, then the world). */
+void ob_bone_world_spine(ob_instance *inst, int32_t bone);
+void ob_bone_applied_spine(ob_instance *inst, int32_t bone);
+static inline void ob_bone_world_with_spine(ob_instance *inst, int32_t bone, ob_pose p)
+{
+    inst->applied[bone] = p;
+    ob_bone_world_spine(inst, bone);
+}
 /* §3.2 syncApplied: local values matching the bone's current world.
 **
 ** Deferred too: the call only records that the bone's applied pose is to be
@@ -203,6 +221,7 @@ int ob_constraints_create(ob_instance *inst);      /* constraints.c */
 void ob_constraints_free(ob_instance *inst);
 void ob_sliders_apply(ob_instance *inst);          /* §7.5, first in updateWorldTransform */
 void ob_constraint_apply(ob_instance *inst, int32_t c, double dt); /* §7.1-7.4 */
+void ob_constraint_apply_spine(ob_instance *inst, int32_t c);      /* the Spine pose model */
 int ob_draw_state_create(ob_instance *inst);       /* drawlist.c */
 void ob_draw_state_free(ob_instance *inst);
 int ob_particles_create(ob_instance *inst);        /* particles.c */

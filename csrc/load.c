@@ -296,10 +296,139 @@ ob_value ob_value_get(ob_loader *L, const cJSON *obj, const char *key)
     return r;
 }
 
+/* ---- hashed look-ups (issue 21) --------------------------------------- */
+
+uint64_t ob_str_hash(const ob_loader *L, const char *s) { return ob_str_hash_seeded(L->seed, s); }
+
+uint64_t ob_str_hash_seeded(uint64_t seed, const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325ULL ^ seed;  /* FNV-1a, then a 64-bit finaliser */
+    for (; *s; s++) {
+        h ^= (unsigned char)*s;
+        h *= 0x100000001b3ULL;
+    }
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    return h ^ (h >> 33);
+}
+
+static int htab_grow(ob_htab *t)
+{
+    uint32_t cap = t->cap ? t->cap * 2 : 64;
+    if (cap > (1u << 30)) return -1;
+    uint64_t *hash = malloc((size_t)cap * sizeof *hash);
+    int32_t *index = malloc((size_t)cap * sizeof *index);
+    if (!hash || !index) {
+        free(hash);
+        free(index);
+        return -1;
+    }
+    memset(index, 0xff, (size_t)cap * sizeof *index);
+    for (uint32_t i = 0; i < t->cap; i++) {  /* reinserted in probe order: equal keys keep their order */
+        if (t->index[i] < 0) continue;
+        uint32_t j = (uint32_t)t->hash[i] & (cap - 1);
+        while (index[j] >= 0) j = (j + 1) & (cap - 1);
+        hash[j] = t->hash[i];
+        index[j] = t->index[i];
+    }
+    free(t->hash);
+    free(t->index);
+    t->hash = hash;
+    t->index = index;
+    t->cap = cap;
+    return 0;
+}
+
+int ob_htab_add(ob_htab *t, uint64_t hash, int32_t index)
+{
+    if ((uint32_t)(t->used + 1) * 2 > t->cap && htab_grow(t) < 0) return -1;
+    uint32_t j = (uint32_t)hash & (t->cap - 1);
+    while (t->index[j] >= 0) j = (j + 1) & (t->cap - 1);
+    t->hash[j] = hash;
+    t->index[j] = index;
+    t->used++;
+    return 0;
+}
+
+int32_t ob_htab_find(const ob_htab *t, uint64_t hash, int (*eq)(const void *ctx, int32_t index), const void *ctx)
+{
+    if (!t->cap) return -1;
+    for (uint32_t j = (uint32_t)hash & (t->cap - 1); t->index[j] >= 0; j = (j + 1) & (t->cap - 1))
+        if (t->hash[j] == hash && eq(ctx, t->index[j])) return t->index[j];
+    return -1;
+}
+
+void ob_htab_free(ob_htab *t)
+{
+    free(t->hash);
+    free(t->index);
+    *t = (ob_htab){0};
+}
+
+void ob_loader_free_tables(ob_loader *L)
+{
+    ob_htab_free(&L->name_tab);
+    ob_htab_free(&L->channel_tab);
+    for (int32_t i = 0; i < L->id_count; i++) ob_htab_free(&L->ids[i].tab);
+    L->id_count = 0;
+}
+
+struct field_eq { const char *base; size_t stride, offset; const char *key; };
+
+static int field_eq(const void *ctx, int32_t i)
+{
+    const struct field_eq *c = ctx;
+    const char *s = *(const char *const *)(c->base + (size_t)i * c->stride + c->offset);
+    return s && strcmp(s, c->key) == 0;
+}
+
+int32_t ob_lookup(ob_loader *L, const void *array, int32_t count, size_t stride, size_t offset, const char *key)
+{
+    if (!key || count <= 0) return -1;
+    ob_id_cache *x = NULL;
+    for (int32_t i = 0; i < L->id_count && !x; i++)
+        if (L->ids[i].array == array && L->ids[i].stride == stride && L->ids[i].offset == offset) x = &L->ids[i];
+    if (!x) {
+        if (L->id_count == OB_ID_CACHES) {  /* never with this runtime's arrays: start over */
+            ob_htab_free(&L->ids[0].tab);
+            x = &L->ids[0];
+        } else {
+            x = &L->ids[L->id_count++];
+        }
+        *x = (ob_id_cache){array, 0, stride, offset, {0}};
+    }
+    struct field_eq c = {array, stride, offset, NULL};
+    if (x->count > count) {  /* a shorter prefix than indexed: rebuild (the loaders do not do this) */
+        ob_htab_free(&x->tab);
+        x->count = 0;
+    }
+    for (; x->count < count; x->count++) {  /* index the elements added since: first occurrences only */
+        c.key = *(const char *const *)((const char *)array + (size_t)x->count * stride + offset);
+        if (!c.key) continue;
+        uint64_t h = ob_str_hash(L, c.key);
+        if (ob_htab_find(&x->tab, h, field_eq, &c) < 0 && ob_htab_add(&x->tab, h, x->count) < 0)
+            ob_fail(L, NULL, "out of memory");
+    }
+    c.key = key;
+    return ob_htab_find(&x->tab, ob_str_hash(L, key), field_eq, &c);
+}
+
+struct name_eq { const char *const *names; const char *key; };
+
+static int name_eq(const void *ctx, int32_t i)
+{
+    const struct name_eq *c = ctx;
+    return strcmp(c->names[i], c->key) == 0;
+}
+
 int32_t ob_intern_name(ob_loader *L, const char *name)
 {
-    for (int32_t i = 0; i < L->name_count; i++)
-        if (strcmp(L->names[i], name) == 0) return i;
+    uint64_t h = ob_str_hash(L, name);
+    struct name_eq c = {L->names, name};
+    int32_t found = ob_htab_find(&L->name_tab, h, name_eq, &c);
+    if (found >= 0) return found;
     if (L->name_count == L->name_cap) {
         int32_t cap = L->name_cap ? L->name_cap * 2 : 32;
         const char **n = realloc(L->names, (size_t)cap * sizeof *n);
@@ -308,6 +437,7 @@ int32_t ob_intern_name(ob_loader *L, const char *name)
         L->name_cap = cap;
     }
     L->names[L->name_count] = ob_strdup(L, name);
+    if (ob_htab_add(&L->name_tab, h, L->name_count) < 0) ob_fail(L, NULL, "out of memory");
     return L->name_count++;
 }
 
@@ -317,13 +447,25 @@ static int same(const char *a, const char *b)
     return strcmp(a, b) == 0;
 }
 
+struct channel_eq { const struct ob_channel_key *channels, *key; };
+
+static int channel_eq(const void *ctx, int32_t i)
+{
+    const struct channel_eq *c = ctx;
+    const struct ob_channel_key *k = &c->channels[i], *q = c->key;
+    return k->target == q->target && k->property == q->property && same(k->id, q->id) && same(k->att, q->att);
+}
+
 int32_t ob_intern_channel(ob_loader *L, int target, int property, const char *id, const char *att)
 {
-    for (int32_t i = 0; i < L->channel_count; i++) {
-        struct ob_channel_key *k = &L->channels[i];
-        if (k->target == target && k->property == property && same(k->id, id) && same(k->att, att))
-            return i;
-    }
+    struct ob_channel_key key = {target, property, id, att};
+    uint64_t h = ((uint64_t)(uint32_t)target << 32 | (uint32_t)property) * 0x9e3779b97f4a7c15ULL;
+    h ^= id ? ob_str_hash(L, id) : 0x51ed27;
+    h = (h ^ (h >> 29)) * 0xbf58476d1ce4e5b9ULL;
+    h ^= att ? ob_str_hash(L, att) : 0x2545f491;
+    struct channel_eq c = {L->channels, &key};
+    int32_t found = ob_htab_find(&L->channel_tab, h, channel_eq, &c);
+    if (found >= 0) return found;
     if (L->channel_count == L->channel_cap) {
         int32_t cap = L->channel_cap ? L->channel_cap * 2 : 64;
         struct ob_channel_key *n = realloc(L->channels, (size_t)cap * sizeof *n);
@@ -331,7 +473,8 @@ int32_t ob_intern_channel(ob_loader *L, int target, int property, const char *id
         L->channels = n;
         L->channel_cap = cap;
     }
-    L->channels[L->channel_count] = (struct ob_channel_key){target, property, id, att};
+    L->channels[L->channel_count] = key;
+    if (ob_htab_add(&L->channel_tab, h, L->channel_count) < 0) ob_fail(L, NULL, "out of memory");
     return L->channel_count++;
 }
 
@@ -353,7 +496,8 @@ int ob_parse_property(const char *s)
         "mixRotate", "mixTranslate", "mixScale", "mixShear",
         "position", "spacing", "mixX", "mixY",
         "inertia", "strength", "damping", "mass", "gravity", "wind",
-        "frame", "emitting", "rate", "offsets", "order"};
+        "frame", "emitting", "rate", "offsets", "order",
+        "influenceOffsets", "mixScaleY", "reset"};
     for (int i = 0; i < (int)(sizeof names / sizeof *names); i++)
         if (strcmp(s, names[i]) == 0) return i;
     return -1;

@@ -14,6 +14,26 @@
 #include <cjson/cJSON.h>
 #include "document.h"
 
+/* An open-addressing hash table of array positions (issue 21: look-ups by
+** id or name during a load are O(1) expected, not a linear search).  Entries
+** with equal keys are found in insertion order; callers insert the first
+** occurrence only, so a look-up answers "the first that matches". */
+typedef struct ob_htab {
+    uint64_t *hash;
+    int32_t *index;   /* -1: empty */
+    uint32_t cap;     /* a power of two, or 0 */
+    int32_t used;
+} ob_htab;
+
+/* One cached id index of an array of structs holding a `const char *` at offset. */
+typedef struct ob_id_cache {
+    const void *array;
+    int32_t count;
+    size_t stride, offset;
+    ob_htab tab;
+} ob_id_cache;
+#define OB_ID_CACHES 24
+
 typedef struct ob_loader {
     ob_document *doc;
     ob_error *err;
@@ -26,7 +46,27 @@ typedef struct ob_loader {
     struct ob_channel_key { int32_t target, property; const char *id, *att; } *channels;
     int32_t channel_count, channel_cap;
     const char **warnings; int32_t warning_count, warning_cap;
+    uint64_t seed;                    /* of the string hashes: this loader's address */
+    ob_htab name_tab, channel_tab;    /* over names[] and channels[] */
+    ob_id_cache ids[OB_ID_CACHES];    /* ob_lookup's indexes, built on first use */
+    int32_t id_count;
 } ob_loader;
+
+/* Frees the loader's hash tables. */
+void ob_loader_free_tables(ob_loader *L);
+/* The seeded hash of a C string (ob_str_hash: with the loader's seed). */
+uint64_t ob_str_hash_seeded(uint64_t seed, const char *s);
+uint64_t ob_str_hash(const ob_loader *L, const char *s);
+/* Table primitives (0 / -1 when out of memory). */
+int ob_htab_add(ob_htab *t, uint64_t hash, int32_t index);
+int32_t ob_htab_find(const ob_htab *t, uint64_t hash, int (*eq)(const void *ctx, int32_t index), const void *ctx);
+void ob_htab_free(ob_htab *t);
+/* The first element of array[0..count) (structs of `stride` bytes holding a
+** `const char *` at `offset`) equal to key, -1 when none or key is NULL:
+** ob_find_id's answer through a hashed index built once per array and count.
+** Fails the load when out of memory. */
+int32_t ob_lookup(ob_loader *L, const void *array, int32_t count, size_t stride, size_t offset, const char *key);
+#define OB_LOOKUP_ID(L, arr, count, key) ob_lookup((L), (arr), (count), sizeof *(arr), 0, (key))
 
 /* Path bookkeeping: push returns a mark to pop back to. */
 size_t ob_path_key(ob_loader *L, const char *key);

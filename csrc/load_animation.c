@@ -11,6 +11,7 @@
 #include "curve_spine.h"
 #include "load.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,7 +39,7 @@ static const char *elem_ref(ob_loader *L, const cJSON *s, int32_t i, char *buf, 
     ob_fail_type(L, NULL, "an id (a string)", s);
 }
 
-#define FIND(arr, count, id) ob_find_id((arr), (count), sizeof *(arr), (id))
+#define FIND(arr, count, id) OB_LOOKUP_ID(L, (arr), (count), (id))  /* hashed (issue 21) */
 
 /* A name; absent ⇒ the id, else "" (as document.c does for bones and slots). */
 static const char *name_of(ob_loader *L, const cJSON *o, const char *id)
@@ -100,7 +101,7 @@ static const uint64_t target_props[OB_TL_UNKNOWN] = {
                       P(OB_P_GRAVITY) | P(OB_P_WIND),
     [OB_TL_SEQUENCE] = P(OB_P_FRAME),
     [OB_TL_PARTICLES] = P(OB_P_EMITTING) | P(OB_P_RATE),
-    [OB_TL_DEFORM] = P(OB_P_OFFSETS),
+    [OB_TL_DEFORM] = P(OB_P_OFFSETS) | P(OB_P_INFLUENCE_OFFSETS), /* an extension (conformance/NOTES.md) */
     [OB_TL_DRAW_ORDER] = P(OB_P_ORDER),
 };
 
@@ -113,10 +114,11 @@ static ob_tl_target parse_target(const char *s)
 
 /* A constraint of one kind by id.  doc->constraints holds all ik, then
 ** transform, path, physics (§3.2 default list); the lookup stays inside the
-** kind's range, first wins.  (ob_find_id does not apply: the struct does not
-** start with its id.) */
-static int32_t find_constraint(const ob_document *doc, ob_constraint_kind kind, const char *id)
+** kind's range, first wins (a hashed index per kind: the struct does not
+** start with its id). */
+static int32_t find_constraint(ob_loader *L, ob_constraint_kind kind, const char *id)
 {
+    const ob_document *doc = L->doc;
     int32_t start = 0, count = 0;
     switch (kind) {
     case OB_CON_IK: start = 0; count = doc->ik_count; break;
@@ -127,26 +129,28 @@ static int32_t find_constraint(const ob_document *doc, ob_constraint_kind kind, 
         count = doc->physics_count;
         break;
     }
-    if (!id) return -1;
-    for (int32_t i = start; i < start + count && i < doc->constraint_count; i++)
-        if (doc->constraints[i].id && strcmp(doc->constraints[i].id, id) == 0) return i;
-    return -1;
+    if (!id || start >= doc->constraint_count) return -1;
+    if (count > doc->constraint_count - start) count = doc->constraint_count - start;
+    int32_t i = ob_lookup(L, doc->constraints + start, count, sizeof *doc->constraints,
+                          offsetof(ob_constraint_data, id), id);
+    return i < 0 ? -1 : start + i;
 }
 
 /* The bone / slot / constraint a timeline writes; -1 when missing (§5:
 ** "timelines whose target is missing are skipped"). */
-static int32_t resolve_target(const ob_document *doc, ob_tl_target t, const char *id)
+static int32_t resolve_target(ob_loader *L, ob_tl_target t, const char *id)
 {
+    const ob_document *doc = L->doc;
     switch (t) {
     case OB_TL_BONE: return FIND(doc->bones, doc->bone_count, id);
     case OB_TL_SLOT:
     case OB_TL_SEQUENCE:
     case OB_TL_PARTICLES:
     case OB_TL_DEFORM: return FIND(doc->slots, doc->slot_count, id); /* dropped slots are absent (§2) */
-    case OB_TL_IK: return find_constraint(doc, OB_CON_IK, id);
-    case OB_TL_TRANSFORM: return find_constraint(doc, OB_CON_TRANSFORM, id);
-    case OB_TL_PATH: return find_constraint(doc, OB_CON_PATH, id);
-    case OB_TL_PHYSICS: return find_constraint(doc, OB_CON_PHYSICS, id);
+    case OB_TL_IK: return find_constraint(L, OB_CON_IK, id);
+    case OB_TL_TRANSFORM: return find_constraint(L, OB_CON_TRANSFORM, id);
+    case OB_TL_PATH: return find_constraint(L, OB_CON_PATH, id);
+    case OB_TL_PHYSICS: return find_constraint(L, OB_CON_PHYSICS, id);
     case OB_TL_DRAW_ORDER: return 0;  /* the skeleton's draw order (id "skeleton") */
     default: return -1;
     }
@@ -253,7 +257,10 @@ static void parse_value(ob_loader *L, const ob_timeline *tl, const cJSON *k, ob_
         if (!v) ob_fail_type(L, "value", "true or false", v);
         key->v[0] = ob_bool(L, k, "value", 0);
         return;
+    case OB_P_RESET:  /* a time only */
+        return;
     case OB_P_OFFSETS:  /* flat offsets (CLARIFICATIONS) */
+    case OB_P_INFLUENCE_OFFSETS:  /* the extension: 2 per influence */
         if (!v) ob_fail_type(L, "value", "an array of numbers", v);
         key->offsets = ob_num_list(L, k, "value", &key->count);
         return;
@@ -282,10 +289,16 @@ static void load_timeline(ob_loader *L, const cJSON *o, ob_timeline *tl)
         ob_warn(L, "target", "unknown timeline target \"%s\"; the timeline is skipped", target);
     } else {
         int p = property ? ob_parse_property(property) : -1;
-        if (p >= 0 && (target_props[tl->target] & P(p))) tl->property = (ob_property)p;
+        uint64_t props = target_props[tl->target];
+        if (L->doc->pose_model == OB_POSE_MODEL_SPINE) {  /* spine-core 4.2's transform and physics keys */
+            if (tl->target == OB_TL_TRANSFORM) props |= P(OB_P_MIX_Y) | P(OB_P_MIX_SCALE_Y);
+            if (tl->target == OB_TL_PHYSICS) props |= P(OB_P_RESET);
+        }
+        if (p >= 0 && (props & P(p))) tl->property = (ob_property)p;
         else
             ob_warn(L, "property", "a %s timeline has no property \"%s\"; the timeline is skipped", target,
                     property ? property : "");
+        if (tl->property == OB_P_INFLUENCE_OFFSETS) L->doc->has_influence_offsets = 1;
     }
     if (tl->target == OB_TL_DEFORM || tl->target == OB_TL_SEQUENCE) {
         /* (id: slot, attachment): the attachment name as written, interned */
@@ -293,8 +306,14 @@ static void load_timeline(ob_loader *L, const cJSON *o, ob_timeline *tl)
         if (tl->attachment_name) tl->attachment = ob_intern_name(L, tl->attachment_name);
         else ob_warn(L, "attachment", "a %s timeline names no attachment; it matches none", target);
     }
-    if (tl->target != OB_TL_UNKNOWN && tl->property != OB_P_UNKNOWN) {
-        tl->index = resolve_target(L->doc, tl->target, tl->target_id);
+    if (tl->target == OB_TL_PHYSICS && tl->property != OB_P_UNKNOWN && L->doc->pose_model == OB_POSE_MODEL_SPINE &&
+        tl->target_id && !tl->target_id[0]) {
+        /* spine-core 4.2: a physics timeline named "" keys every physics
+        ** constraint (whose *Global flag is set; reset: all of them) */
+        tl->global = 1;
+        tl->index = L->doc->physics_count > 0 ? L->doc->constraint_count - L->doc->physics_count : -1;
+    } else if (tl->target != OB_TL_UNKNOWN && tl->property != OB_P_UNKNOWN) {
+        tl->index = resolve_target(L, tl->target, tl->target_id);
         if (tl->index < 0)
             ob_warn(L, "id", "no %s \"%s\"; the timeline is skipped", target, tl->target_id ? tl->target_id : "");
     }
@@ -427,6 +446,8 @@ static void load_animation(ob_loader *L, const cJSON *o, ob_animation_data *a)
 
     /* §5.1 localTime: explicit duration if > 0, else the max key time */
     a->length = a->duration > 0 ? a->duration : max_time;
+    for (int32_t i = 0; i < a->timeline_count; i++)
+        a->has_resets |= a->timelines[i].property == OB_P_RESET && a->timelines[i].index >= 0;
 }
 
 void ob_load_animations(ob_loader *L, const cJSON *root)

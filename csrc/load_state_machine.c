@@ -37,7 +37,7 @@ static const char *elem_ref(ob_loader *L, const cJSON *s, int32_t i, char *buf, 
     ob_fail_type(L, NULL, "an id (a string)", s);
 }
 
-#define FIND(arr, count, id) ob_find_id((arr), (count), sizeof *(arr), (id))
+#define FIND(arr, count, id) OB_LOOKUP_ID(L, (arr), (count), (id))  /* hashed (issue 21) */
 
 /* A name; absent ⇒ the id, else "" (as document.c does for bones and slots). */
 static const char *name_of(ob_loader *L, const cJSON *o, const char *id)
@@ -54,7 +54,7 @@ static int32_t resolve(ob_loader *L, const cJSON *o, const char *key, const void
 {
     const char *id = ob_ref(L, o, key);
     if (!id) return -1;
-    int32_t i = ob_find_id(arr, count, stride, id);
+    int32_t i = ob_lookup(L, arr, count, stride, 0, id);
     if (i < 0) ob_warn(L, key, "no %s \"%s\"", what, id);
     return i;
 }
@@ -228,14 +228,13 @@ static const uint64_t constraint_props[] = {
 };
 
 /* A constraint of any kind by id, first in the default list (ik, transform,
-** path, physics).  (ob_find_id does not apply: the struct does not start with
-** its id.) */
-static int32_t find_constraint(const ob_document *doc, const char *id)
+** path, physics), through a hashed index (the struct does not start with its
+** id). */
+static int32_t find_constraint(ob_loader *L, const char *id)
 {
-    if (!id) return -1;
-    for (int32_t i = 0; i < doc->constraint_count; i++)
-        if (doc->constraints[i].id && strcmp(doc->constraints[i].id, id) == 0) return i;
-    return -1;
+    const ob_document *doc = L->doc;
+    return ob_lookup(L, doc->constraints, doc->constraint_count, sizeof *doc->constraints,
+                     offsetof(ob_constraint_data, id), id);
 }
 
 static const char *const bind_objects[] = {"bone", "slot", "constraint"};
@@ -277,7 +276,7 @@ static void load_binding(sm_ctx *S, const cJSON *o, ob_binding_data *b)
         allowed = P(OB_P_COLOR) | P(OB_P_ALPHA);
         break;
     case OB_BIND_CONSTRAINT:
-        b->target = find_constraint(doc, target);
+        b->target = find_constraint(L, target);
         if (b->target >= 0) allowed = constraint_props[doc->constraints[b->target].kind];
         else
             for (int k = OB_CON_IK; k <= OB_CON_PHYSICS; k++) allowed |= constraint_props[k];
@@ -384,7 +383,7 @@ static int32_t state_ref(sm_ctx *S, const cJSON *o, const char *key, int any)
     const char *id = ob_ref(S->L, o, key);
     if (!id) return -1;
     if (any && strcmp(id, "@any") == 0) return OB_FROM_ANY;
-    int32_t i = FIND(S->layer->states, S->layer->state_count, id);
+    int32_t i = OB_LOOKUP_ID(S->L, S->layer->states, S->layer->state_count, id);
     if (i < 0) ob_warn(S->L, key, "no state \"%s\" in this layer", id);
     return i;
 }
@@ -446,8 +445,8 @@ static void load_action(sm_ctx *S, const cJSON *o, ob_action_data *a)
     case OB_ACT_TOGGLE_INPUT:
     case OB_ACT_FIRE_TRIGGER:
         a->input = ob_ref(L, o, "input");  /* by id or name at run time (§9.5) */
-        if (ob_find_name_or_id(mc->inputs, mc->input_count, sizeof *mc->inputs,
-                               offsetof(ob_input_data, name), a->input) < 0)
+        if (ob_lookup(L, mc->inputs, mc->input_count, sizeof *mc->inputs, offsetof(ob_input_data, name), a->input) < 0 &&
+            OB_LOOKUP_ID(L, mc->inputs, mc->input_count, a->input) < 0)
             ob_warn(L, "input", "no input \"%s\"", a->input ? a->input : "");
         break;
     case OB_ACT_REPORT_EVENT:

@@ -1,7 +1,13 @@
 /* path.c: §7.3 applyPath: core/path.ts buildSpline (knots, segments, the
-** 32-step arc-length table), sample, and the bone placement. */
+** 32-step arc-length table), sample, and the bone placement; under the Spine
+** pose model spine-core 4.2's PathConstraint (the behaviour reference:
+** spine-runtimes 4.2, spine-ts/spine-core/src/PathConstraint.ts update and
+** computeWorldPositions; our own code). */
+#include <string.h>
+
 #include "attachment_vertices.h"
 #include "constraints.h"
+#include "curve_spine.h"
 
 #define OB_PATH_STEPS 32
 
@@ -246,5 +252,328 @@ void ob_apply_path(ob_instance *inst, int32_t c)
         }
         ob_bone_sync_applied(inst, b);  /* §3.2: world edited directly */
         ob_bone_update_subtree(inst, b, 0);
+    }
+}
+
+/* ---- the Spine pose model ---------------------------------------------- */
+
+/* spine-core 4.2 addBeforePosition / addAfterPosition: on the line through
+** the path's first two points t[0..3] (last two), from the first (last) */
+static void spine_add_before(double p, const double *t, double *out)
+{
+    double r = atan2(t[3] - t[1], t[2] - t[0]);
+    out[0] = t[0] + p * cos(r);
+    out[1] = t[1] + p * sin(r);
+    out[2] = r;
+}
+
+static void spine_add_after(double p, const double *t, double *out)
+{
+    double r = atan2(t[3] - t[1], t[2] - t[0]);
+    out[0] = t[2] + p * cos(r);
+    out[1] = t[3] + p * sin(r);
+    out[2] = r;
+}
+
+/* spine-core 4.2 addCurvePosition: the cubic at p, and its tangent angle
+** (from the point a third of the way) when asked */
+static void spine_add_curve(double p, const double q[8], double *out, int tangents)
+{
+    double x1 = q[0], y1 = q[1], cx1 = q[2], cy1 = q[3], cx2 = q[4], cy2 = q[5], x2 = q[6], y2 = q[7];
+    if (p == 0 || isnan(p)) {
+        out[0] = x1;
+        out[1] = y1;
+        out[2] = atan2(cy1 - y1, cx1 - x1);
+        return;
+    }
+    double tt = p * p, ttt = tt * p, u = 1 - p, uu = u * u, uuu = uu * u;
+    double ut = u * p, ut3 = ut * 3, uut3 = u * ut3, utt3 = ut3 * p;
+    double x = x1 * uuu + cx1 * uut3 + cx2 * utt3 + x2 * ttt, y = y1 * uuu + cy1 * uut3 + cy2 * utt3 + y2 * ttt;
+    out[0] = x;
+    out[1] = y;
+    if (tangents) {
+        if (p < 0.001) out[2] = atan2(cy1 - y1, cx1 - x1);
+        else out[2] = atan2(y - (y1 * uu + cy1 * ut * 2 + cy2 * tt), x - (x1 * uu + cx1 * ut * 2 + cx2 * tt));
+    }
+}
+
+/* The curve holding p (lengths cumulative, p ≤ the last): p becomes the
+** fraction inside it.  spine-core's scan, from *curve on. */
+static int32_t spine_find(const double *lengths, int32_t n, double *p, int32_t curve)
+{
+    for (;; curve++) {
+        double length = lengths[curve];
+        if (*p > length && curve < n - 1) continue;  /* (n − 1: NaN and rounding stay in range) */
+        if (curve == 0) *p /= length;
+        else {
+            double prev = lengths[curve - 1];
+            *p = (*p - prev) / (length - prev);
+        }
+        return curve;
+    }
+}
+
+/* spine-core 4.2's forward differences of the cubic q over n equal steps
+** (k1, k2, k3 = 3/n, 3/n², 6/n³ as spine-core writes them): the chord
+** lengths summed on from start, each partial sum into ends[0..n−1] */
+static double spine_steps(const double q[8], int n, double k1, double k2, double k3, double start, double *ends)
+{
+    double x1 = q[0], y1 = q[1], cx1 = q[2], cy1 = q[3], cx2 = q[4], cy2 = q[5], x2 = q[6], y2 = q[7];
+    double tmpx = (x1 - cx1 * 2 + cx2) * k2, tmpy = (y1 - cy1 * 2 + cy2) * k2;
+    double dddfx = ((cx1 - cx2) * 3 - x1 + x2) * k3, dddfy = ((cy1 - cy2) * 3 - y1 + y2) * k3;
+    double ddfx = tmpx * 2 + dddfx, ddfy = tmpy * 2 + dddfy;
+    double dfx = (cx1 - x1) * k1 + tmpx + dddfx * 0.16666667, dfy = (cy1 - y1) * k1 + tmpy + dddfy * 0.16666667;
+    double len = start + sqrt(dfx * dfx + dfy * dfy);
+    ends[0] = len;
+    for (int i = 1; i < n - 2; i++) {
+        dfx += ddfx;
+        dfy += ddfy;
+        ddfx += dddfx;
+        ddfy += dddfy;
+        len += sqrt(dfx * dfx + dfy * dfy);
+        ends[i] = len;
+    }
+    dfx += ddfx;
+    dfy += ddfy;
+    len += sqrt(dfx * dfx + dfy * dfy);
+    ends[n - 2] = len;
+    dfx += ddfx + dddfx;
+    dfy += ddfy + dddfy;
+    len += sqrt(dfx * dfx + dfy * dfy);
+    ends[n - 1] = len;
+    return len;
+}
+
+/* A position on the path: wrapped into [0, length) when closed; else −1
+** before the start, 1 past the end, 0 on it */
+static int spine_where(double *p, double path_length, int closed)
+{
+    if (closed) {
+        *p = fmod(*p, path_length);
+        if (*p < 0) *p += path_length;
+        return 0;
+    }
+    return *p < 0 ? -1 : *p > path_length ? 1 : 0;
+}
+
+static double spine_multiplier(const ob_constraint_data *cd, double path_length, int32_t spaces_count)
+{
+    switch (cd->spacing_mode) {
+    case OB_SPACE_PERCENT: return path_length;
+    case OB_SPACE_PROPORTIONAL: return path_length / spaces_count;
+    default: return 1;
+    }
+}
+
+/* spine-core 4.2 computeWorldPositions, constantSpeed false: positions by
+** the attachment's stored curve lengths and the raw bezier parameter.
+** V: every world vertex of the path (doubles). */
+static void spine_positions_raw(const ob_constraint_data *cd, const ob_attachment *att, const double *V,
+                                double position, const double *spaces, int32_t spaces_count, int tangents,
+                                double *out)
+{
+    int32_t vl = 2 * att->vertex_count, curve_count = vl / 6 - (att->closed ? 1 : 2);
+    const double *lengths = att->lengths;
+    double path_length = lengths[curve_count];
+    if (cd->position_mode == OB_POS_PERCENT) position *= path_length;
+    double multiplier = spine_multiplier(cd, path_length, spaces_count);
+    for (int32_t i = 0, o = 0, curve = 0; i < spaces_count; i++, o += 3) {
+        double space = spaces[i] * multiplier;
+        position += space;
+        double p = position;
+        int where = spine_where(&p, path_length, att->closed);
+        if (where < 0) {
+            spine_add_before(p, V + 2, out + o);
+            continue;
+        } else if (where > 0) {
+            spine_add_after(p - path_length, V + vl - 6, out + o);
+            continue;
+        }
+        if (att->closed) curve = 0;
+        curve = spine_find(lengths, curve_count + 1, &p, curve);
+        double q[8];
+        if (att->closed && curve == curve_count) {
+            for (int j = 0; j < 4; j++) q[j] = V[vl - 4 + j];
+            for (int j = 0; j < 4; j++) q[4 + j] = V[j];
+        } else {
+            for (int j = 0; j < 8; j++) q[j] = V[curve * 6 + 2 + j];
+        }
+        spine_add_curve(p, q, out + o, tangents || (i > 0 && space == 0));
+    }
+}
+
+/* spine-core 4.2 computeWorldPositions, constantSpeed: curve lengths by
+** forward differences (4 steps per curve, the path length their sum), then
+** in the curve holding a position a 10-step segment table. */
+static void spine_positions(ob_instance *inst, const ob_constraint_data *cd, const ob_attachment *att,
+                            double *world, double position, const double *spaces, int32_t spaces_count,
+                            int tangents, double *out)
+{
+    int32_t vl = 2 * att->vertex_count, curve_count = vl / 6;
+    if (att->closed) {  /* world: the vertices from the first curve's start, then its first point again */
+        double v0 = world[0], v1 = world[1];
+        memmove(world, world + 2, (size_t)(vl - 2) * sizeof *world);
+        world[vl - 2] = v0;
+        world[vl - 1] = v1;
+        world[vl] = world[0];
+        world[vl + 1] = world[1];
+        vl += 2;
+    } else {
+        curve_count--;
+        vl -= 4;
+        world += 2;
+    }
+    double *curves = inst->cons->path_table, path_length = 0, ends[4];
+    for (int32_t i = 0; i < curve_count; i++) {  /* 4 steps a curve, summed on from the last */
+        path_length = spine_steps(world + 6 * i, 4, 0.75, 0.1875, 0.09375, path_length, ends);
+        curves[i] = path_length;
+    }
+    if (cd->position_mode == OB_POS_PERCENT) position *= path_length;
+    double multiplier = spine_multiplier(cd, path_length, spaces_count);
+    double segments[10], curve_length = 0, q[8] = {0};
+    int32_t prev_curve = -1;
+    for (int32_t i = 0, o = 0, curve = 0, segment = 0; i < spaces_count; i++, o += 3) {
+        double space = spaces[i] * multiplier;
+        position += space;
+        double p = position;
+        int where = spine_where(&p, path_length, att->closed);
+        if (where < 0) {
+            spine_add_before(p, world, out + o);
+            continue;
+        } else if (where > 0) {
+            spine_add_after(p - path_length, world + vl - 4, out + o);
+            continue;
+        }
+        if (att->closed) curve = 0;
+        curve = spine_find(curves, curve_count, &p, curve);
+        if (curve != prev_curve) {  /* the curve's segment lengths, 10 forward-difference steps */
+            prev_curve = curve;
+            memcpy(q, world + curve * 6, sizeof q);
+            curve_length = spine_steps(q, 10, 0.3, 0.03, 0.006, 0, segments);
+            segment = 0;
+        }
+        /* weight by segment length */
+        p *= curve_length;
+        for (;; segment++) {
+            double length = segments[segment];
+            if (p > length && segment < 9) continue;
+            if (segment == 0) p /= length;
+            else {
+                double prev = segments[segment - 1];
+                p = segment + (p - prev) / (length - prev);
+            }
+            break;
+        }
+        spine_add_curve(p * 0.1, q, out + o, tangents || (i > 0 && space == 0));
+    }
+}
+
+/* spine-core 4.2 PathConstraint.update */
+void ob_apply_path_spine(ob_instance *inst, int32_t c)
+{
+    const ob_document *doc = inst->doc;
+    const ob_constraint_data *cd = &doc->constraints[c];
+    ob_constraint_state *st = inst->cons;
+    const double *v = &inst->con_values[(size_t)c * OB_CV_COUNT];
+    double mix_rotate = v[OB_CV_MIX_ROTATE], mix_x = v[OB_CV_MIX_X], mix_y = v[OB_CV_MIX_Y];
+    if (cd->target < 0) return;
+    int32_t slot = cd->target;
+    int32_t ai = ob_skeleton_get_attachment(inst, slot, inst->slot_attachment[slot]);
+    if (ai < 0 || doc->attachments[ai].type != OB_ATT_PATH) return;
+    const ob_attachment *att = &doc->attachments[ai];
+    if (mix_rotate == 0 && mix_x == 0 && mix_y == 0) return;
+    if (att->vertex_count < (att->closed ? 3 : 6)) return;  /* no curve (spine-core would read past the end) */
+    int tangents = cd->rotate_mode == OB_ROT_TANGENT, scale = cd->rotate_mode == OB_ROT_CHAIN_SCALE;
+    int32_t n = 0;
+    for (int32_t k = 0; k < cd->bone_count; k++)
+        if (cd->bones[k] >= 0) st->path_bones[n++] = cd->bones[k];
+    int32_t spaces_count = tangents ? n : n + 1;
+    double *spaces = st->path_dist, *lengths = st->path_lengths, spacing = v[OB_CV_SPACING];
+    /* spaces[i + 1] after bone i, from its world length setupLength·|X| (lengths, for chainScale):
+    ** percent: spacing; length: (setupLength + spacing)·length / setupLength; fixed:
+    ** spacing·length / setupLength; proportional: length, then scaled to spacing·count / Σ;
+    ** a bone shorter than spine-core's epsilon gets spacing (and length 0), except in percent */
+    int length_spacing = cd->spacing_mode == OB_SPACE_LENGTH;
+    double sum = 0;
+    spaces[0] = 0;
+    for (int32_t i = 0; i < spaces_count - 1; i++) {
+        const ob_mat *w = &inst->world[st->path_bones[i]];
+        double setup_length = doc->bones[st->path_bones[i]].length;
+        double x = setup_length * w->a, y = setup_length * w->c, length = sqrt(x * x + y * y);
+        if (cd->spacing_mode == OB_SPACE_PERCENT) {
+            lengths[i] = length;
+            spaces[i + 1] = spacing;
+        } else if (setup_length < 0.00001) {
+            lengths[i] = 0;
+            spaces[i + 1] = spacing;
+        } else if (cd->spacing_mode == OB_SPACE_PROPORTIONAL) {
+            lengths[i] = length;
+            spaces[i + 1] = length;
+            sum += length;
+        } else {
+            lengths[i] = length;
+            spaces[i + 1] = (length_spacing ? setup_length + spacing : spacing) * length / setup_length;
+        }
+    }
+    if (cd->spacing_mode == OB_SPACE_PROPORTIONAL && sum > 0) {
+        sum = spaces_count / sum * spacing;
+        for (int32_t i = 1; i < spaces_count; i++) spaces[i] *= sum;
+    }
+
+    double *positions = st->spine_positions, *world = st->path_vertices;
+    ob_attachment_world_vertices_d(inst, slot, att, world);
+    int raw = !att->constant_speed && att->length_count >= att->vertex_count / 3 - (att->closed ? 0 : 1);
+    if (raw) spine_positions_raw(cd, att, world, v[OB_CV_POSITION], spaces, spaces_count, tangents, positions);
+    else spine_positions(inst, cd, att, world, v[OB_CV_POSITION], spaces, spaces_count, tangents, positions);
+
+    double bone_x = positions[0], bone_y = positions[1], offset_rotation = cd->offset_rotation;
+    int tip;
+    if (offset_rotation == 0) {
+        tip = cd->rotate_mode == OB_ROT_CHAIN;
+    } else {
+        tip = 0;
+        const ob_mat *p = &inst->world[doc->slots[slot].bone];
+        offset_rotation *= p->a * p->d - p->b * p->c > 0 ? OB_DEG : -OB_DEG;
+    }
+    for (int32_t i = 0, p = 3; i < n; i++, p += 3) {
+        int32_t b = st->path_bones[i];
+        ob_mat *w = &inst->world[b];
+        w->x += (bone_x - w->x) * mix_x;
+        w->y += (bone_y - w->y) * mix_y;
+        double x = positions[p], y = positions[p + 1], dx = x - bone_x, dy = y - bone_y;
+        if (scale) {
+            double length = lengths[i];
+            if (length != 0) {
+                double s = (sqrt(dx * dx + dy * dy) / length - 1) * mix_rotate + 1;
+                w->a *= s;
+                w->c *= s;
+            }
+        }
+        bone_x = x;
+        bone_y = y;
+        if (mix_rotate > 0) {
+            double a = w->a, bb = w->b, cc = w->c, d = w->d, r;
+            if (tangents) r = positions[p - 1];
+            else if (spaces[i + 1] == 0) r = positions[p + 2];
+            else r = atan2(dy, dx);
+            r -= atan2(cc, a);
+            if (tip) {
+                /* the next bone starts at this one's rotated tip */
+                double cs = cos(r), sn = sin(r), length = doc->bones[b].length;
+                bone_x += (length * (cs * a - sn * cc) - dx) * mix_rotate;
+                bone_y += (length * (sn * a + cs * cc) - dy) * mix_rotate;
+            } else {
+                r += offset_rotation;
+            }
+            if (r > OB_PI) r -= 2 * OB_PI;
+            else if (r < -OB_PI) r += 2 * OB_PI;
+            r *= mix_rotate;
+            double cs = cos(r), sn = sin(r);
+            w->a = cs * a - sn * cc;
+            w->b = cs * bb - sn * d;
+            w->c = sn * a + cs * cc;
+            w->d = sn * bb + cs * d;
+        }
+        ob_bone_applied_spine(inst, b);
     }
 }

@@ -1,36 +1,62 @@
 /* skeleton.c: the skeleton instance: construction (§2), setToSetupPose
 ** (§3.1), updateWorldTransform and the constraint order (§3.2), skins and
-** active flags (§3.3), attachment lookup (§8.1). */
+** active flags (§3.3), attachment lookup (§8.1).
+**
+** Under the Spine pose model ("poseModel": "spine") the world transform
+** follows spine-core 4.2 instead (the behaviour reference: spine-runtimes
+** 4.2, spine-ts/spine-core/src/Skeleton.ts updateCache / sort* /
+** updateWorldTransform and Bone.ts updateWorldTransformWith /
+** updateAppliedTransform; our own code): bones and constraints run in the
+** order of an update cache built with the active flags, each bone's world is
+** computed when the cache reaches it, with Spine's inherit formulas. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "constraints.h"
+#include "curve_spine.h"
 #include "instance.h"
+#include "load.h"  /* ob_htab, the loaders' hash table */
+
+static int32_t spine_cache_bound(const ob_instance *inst);
+static void spine_update_cache(ob_instance *inst);
 
 /* ---- construction (§2 Skeleton construction) ------------------------ */
 
-/* Stable sort of the default constraint list by (order ?? index, index), §3.2.
-** Insertion sort: stable, and constraint lists are short. */
-static void constraint_order(const ob_document *doc, int32_t *order)
+struct con_id_eq { const ob_document *doc; const char *key; };
+
+static int con_id_eq(const void *ctx, int32_t j)
+{
+    const struct con_id_eq *q = ctx;
+    return strcmp(q->doc->constraints[j].id, q->key) == 0;
+}
+
+/* Stable sort of the default constraint list by (order ?? index, index), §3.2:
+** qsort on that total key, O(n log n) whatever the count (issue 21). */
+struct order_key { double key; int32_t index; };
+
+static int cmp_order(const void *a, const void *b)
+{
+    const struct order_key *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+static int constraint_order(const ob_document *doc, int32_t *order)
 {
     int any = 0;
     for (int32_t i = 0; i < doc->constraint_count; i++) {
         order[i] = i;
         any |= doc->constraints[i].has_order;
     }
-    if (!any) return;
-    for (int32_t i = 1; i < doc->constraint_count; i++) {
-        int32_t v = order[i], j = i - 1;
-        const ob_constraint_data *c = &doc->constraints[v];
-        double kv = c->has_order ? c->order : (double)v;
-        while (j >= 0) {
-            const ob_constraint_data *o = &doc->constraints[order[j]];
-            double kj = o->has_order ? o->order : (double)order[j];
-            if (kj < kv || (kj == kv && order[j] < v)) break;
-            order[j + 1] = order[j];
-            j--;
-        }
-        order[j + 1] = v;
-    }
+    if (!any) return 0;
+    struct order_key *k = malloc((size_t)doc->constraint_count * sizeof *k);
+    if (!k) return -1;
+    for (int32_t i = 0; i < doc->constraint_count; i++)
+        k[i] = (struct order_key){doc->constraints[i].has_order ? doc->constraints[i].order : (double)i, i};
+    qsort(k, (size_t)doc->constraint_count, sizeof *k, cmp_order);
+    for (int32_t i = 0; i < doc->constraint_count; i++) order[i] = k[i].index;
+    free(k);
+    return 0;
 }
 
 /* Sorts (slot, name id) pairs and merges duplicates keeping the largest
@@ -98,7 +124,7 @@ static int build_keyed_tables(ob_instance *inst)
     inst->deform_pool = pool;
     if (!inst->deforms || !inst->seqframes || !pool) { free(dp); free(qp); return -1; }
     for (int32_t i = 0; i < ud; i++) {
-        inst->deforms[i] = (ob_deform){dp[3 * i], dp[3 * i + 1], dp[3 * i + 2], 0, pool};
+        inst->deforms[i] = (ob_deform){dp[3 * i], dp[3 * i + 1], dp[3 * i + 2], 0, 0, pool};
         pool += dp[3 * i + 2];
         inst->slot_deform_start[dp[3 * i] + 1]++;
     }
@@ -166,6 +192,7 @@ ob_instance *ob_instance_create(const ob_document *doc, ob_error *err)
     ALLOC(con_values, (size_t)OB_CV_COUNT * (size_t)nc);
     ALLOC(con_active, nc);
     ALLOC(con_order, nc);
+    ALLOC(spine_sorted, nb);
     ALLOC(particle_values, ns);
     ALLOC(key_hint, doc->timeline_total);
     ALLOC(setup_local, nb);
@@ -207,24 +234,44 @@ ob_instance *ob_instance_create(const ob_document *doc, ob_error *err)
         int32_t p = doc->bones[i].parent;
         if (p >= 0) inst->children[p][inst->child_count[p]++] = i;
     }
-    /* §3.3 skin-only bones and constraints (ids resolved once) */
+    /* §3.3 skin-only bones and constraints (ids resolved once, hashed: issue 21) */
+    ob_htab con_ids = {0};
+    uint64_t seed = (uint64_t)(uintptr_t)inst * 0x9e3779b97f4a7c15ULL;
+    struct con_id_eq q = {doc, NULL};
+    for (int32_t j = 0; j < nc && doc->skin_count; j++) {  /* first occurrences only: first wins */
+        if (!(q.key = doc->constraints[j].id)) continue;
+        uint64_t h = ob_str_hash_seeded(seed, q.key);
+        if (ob_htab_find(&con_ids, h, con_id_eq, &q) < 0 && ob_htab_add(&con_ids, h, j) < 0) {
+            ob_htab_free(&con_ids);
+            goto oom;
+        }
+    }
     for (int32_t s = 0; s < doc->skin_count; s++) {
         const ob_skin_data *skin = &doc->skins[s];
         for (int32_t k = 0; k < skin->bone_count; k++)
             if (skin->bones[k] >= 0) inst->bone_required[skin->bones[k]] = 1;
-        ALLOC(skin_cons[s], skin->constraint_count);
+        inst->skin_cons[s] = calloc(skin->constraint_count > 0 ? (size_t)skin->constraint_count : 1, sizeof(int32_t));
+        if (!inst->skin_cons[s]) {
+            ob_htab_free(&con_ids);
+            goto oom;
+        }
         for (int32_t k = 0; k < skin->constraint_count; k++) {
-            int32_t c = -1;  /* first wins (CLARIFICATIONS) */
-            for (int32_t j = 0; j < nc && c < 0; j++)
-                if (doc->constraints[j].id && strcmp(doc->constraints[j].id, skin->constraints[k]) == 0) c = j;
+            q.key = skin->constraints[k];  /* first wins (CLARIFICATIONS) */
+            int32_t c = q.key ? ob_htab_find(&con_ids, ob_str_hash_seeded(seed, q.key), con_id_eq, &q) : -1;
             if (c >= 0) {
                 inst->con_required[c] = 1;
                 inst->skin_cons[s][inst->skin_con_count[s]++] = c;
             }
         }
     }
+    ob_htab_free(&con_ids);
 #undef ALLOC
-    constraint_order(doc, inst->con_order);
+    if (constraint_order(doc, inst->con_order) < 0) goto oom;
+    if (doc->pose_model == OB_POSE_MODEL_SPINE) {
+        inst->spine_cache_capacity = spine_cache_bound(inst);
+        inst->spine_cache = calloc((size_t)inst->spine_cache_capacity, sizeof *inst->spine_cache);
+        if (!inst->spine_cache) goto oom;
+    }
     if (build_keyed_tables(inst) < 0) goto oom;
     /* particles before the draw state: the draw list sizes its particle
     ** buffers from the emitters' capacities */
@@ -235,6 +282,10 @@ ob_instance *ob_instance_create(const ob_document *doc, ob_error *err)
     ob_skeleton_update_active(inst);
     ob_instance_set_to_setup_pose(inst);
     ob_instance_update_world_transform(inst);
+    /* the Spine pose model: the creation's pose is Physics.none for physics
+    ** (conformance/NOTES.md), so the first update starts at rest where the
+    ** first frame puts the bones, as the golden poses show */
+    if (doc->pose_model == OB_POSE_MODEL_SPINE) ob_physics_reset(inst);
     return inst;
 oom:
     ob_instance_free(inst);
@@ -273,6 +324,7 @@ void ob_instance_free(ob_instance *inst)
     free(inst->slot_color); free(inst->slot_dark); free(inst->slot_has_dark);
     free(inst->slot_attachment); free(inst->draw_order);
     free(inst->con_values); free(inst->con_active); free(inst->con_order);
+    free(inst->spine_cache); free(inst->spine_sorted);
     free(inst);
 }
 
@@ -324,6 +376,153 @@ void ob_skeleton_update_active(ob_instance *inst)
         inst->con_active[i] = (uint8_t)!skip;
     }
     inst->active_for_skin = inst->skin;
+    if (doc->pose_model == OB_POSE_MODEL_SPINE) spine_update_cache(inst);
+}
+
+/* ---- the Spine pose model: spine-core 4.2 Skeleton.updateCache ------ */
+
+/* Bones pushed ≤ bones + the bones every constraint's sortReset can unsort
+** (the descendants of its bones): the cache's capacity, fixed at creation. */
+static int32_t spine_cache_bound(const ob_instance *inst)
+{
+    const ob_document *doc = inst->doc;
+    int32_t nb = doc->bone_count, *desc = calloc((size_t)nb + 1, sizeof *desc);
+    if (!desc) return nb + doc->constraint_count + 1;  /* the calloc after this one fails too */
+    for (int32_t i = nb - 1; i >= 0; i--)  /* parents come first (§2) */
+        if (doc->bones[i].parent >= 0) desc[doc->bones[i].parent] += desc[i] + 1;
+    int64_t total = (int64_t)nb + doc->constraint_count + 1;
+    for (int32_t c = 0; c < doc->constraint_count; c++) {
+        const ob_constraint_data *cd = &doc->constraints[c];
+        int64_t n = cd->kind == OB_CON_PHYSICS && cd->bone >= 0 ? desc[cd->bone] : 0;
+        for (int32_t k = 0; k < cd->bone_count; k++)
+            if (cd->bones[k] >= 0) n += desc[cd->bones[k]];
+        total += n < nb ? n : nb;
+    }
+    free(desc);
+    return total < INT32_MAX ? (int32_t)total : INT32_MAX;
+}
+
+static void spine_push(ob_instance *inst, int32_t entry)
+{
+    if (inst->spine_cache_count < inst->spine_cache_capacity)  /* always: see spine_cache_bound */
+        inst->spine_cache[inst->spine_cache_count++] = entry;
+}
+
+/* spine-core 4.2: sortBone (parents first) */
+static void spine_sort_bone(ob_instance *inst, int32_t b)
+{
+    if (b < 0 || inst->spine_sorted[b]) return;
+    spine_sort_bone(inst, inst->doc->bones[b].parent);
+    inst->spine_sorted[b] = 1;
+    spine_push(inst, b);
+}
+
+/* spine-core 4.2: sortReset(bone.children): active descendants are sorted again later */
+static void spine_sort_reset(ob_instance *inst, int32_t b)
+{
+    for (int32_t k = 0; k < inst->child_count[b]; k++) {
+        int32_t c = inst->children[b][k];
+        if (!inst->bone_active[c]) continue;
+        if (inst->spine_sorted[c]) spine_sort_reset(inst, c);
+        inst->spine_sorted[c] = 0;
+    }
+}
+
+/* spine-core 4.2: sortPathConstraintAttachment(With), every skin's path
+** attachments in the path's slot: their bones (weighted) or the slot bone */
+static void spine_sort_path_attachments(ob_instance *inst, int32_t slot)
+{
+    const ob_document *doc = inst->doc;
+    int32_t slot_bone = doc->slots[slot].bone;
+    for (int32_t s = 0; s < doc->skin_count; s++) {
+        const ob_skin_data *skin = &doc->skins[s];
+        const ob_skin_entry *e = skin->entries + skin->slot_first[2 * slot];
+        for (int32_t k = 0, n = skin->slot_first[2 * slot + 1]; k < n; k++) {
+            const ob_attachment *a = e[k].attachment >= 0 ? &doc->attachments[e[k].attachment] : NULL;
+            if (!a || a->type != OB_ATT_PATH) continue;
+            if (!a->weight_start) { spine_sort_bone(inst, slot_bone); continue; }
+            for (int32_t i = 0; i < a->weight_start[a->vertex_count]; i++)
+                spine_sort_bone(inst, a->weights[i].bone >= 0 ? a->weights[i].bone : slot_bone);
+        }
+    }
+}
+
+/* transform and path: the constraint, then its bones' descendants are sorted
+** again later and its bones not (they keep the world the constraint gave) */
+static void spine_push_constrained(ob_instance *inst, int32_t c)
+{
+    const ob_constraint_data *cd = &inst->doc->constraints[c];
+    spine_push(inst, -1 - c);
+    for (int32_t j = 0; j < cd->bone_count; j++)
+        if (cd->bones[j] >= 0) spine_sort_reset(inst, cd->bones[j]);
+    for (int32_t j = 0; j < cd->bone_count; j++)
+        if (cd->bones[j] >= 0) inst->spine_sorted[cd->bones[j]] = 1;
+}
+
+static int bone_on(const ob_instance *inst, int32_t b) { return b >= 0 && inst->bone_active[b]; }
+
+/* spine-core 4.2 updateCache: constraints in order (inst->con_order: the
+** same sequence as Spine's "order == i" loop when the orders are 0..n−1),
+** each after the bones it reads; a constraint is active when its target
+** (path: the slot's bone; physics: its bone) is and its skin lists it. */
+static void spine_update_cache(ob_instance *inst)
+{
+    const ob_document *doc = inst->doc;
+    inst->spine_cache_count = 0;
+    for (int32_t i = 0; i < doc->bone_count; i++) inst->spine_sorted[i] = !inst->bone_active[i];
+    for (int32_t k = 0; k < doc->constraint_count; k++) {
+        int32_t c = inst->con_order[k];
+        const ob_constraint_data *cd = &doc->constraints[c];
+        int active = 1;
+        if (inst->con_required[c]) {
+            active = 0;
+            for (int32_t j = 0; inst->skin >= 0 && j < inst->skin_con_count[inst->skin]; j++)
+                active |= inst->skin_cons[inst->skin][j] == c;
+        }
+        int32_t first = -1, last = -1, n = 0;
+        for (int32_t j = 0; j < cd->bone_count; j++)
+            if (cd->bones[j] >= 0) { if (first < 0) first = cd->bones[j]; last = cd->bones[j]; n++; }
+        switch (cd->kind) {
+        case OB_CON_IK:
+            active &= bone_on(inst, cd->target) && n > 0;
+            if (!active) break;
+            spine_sort_bone(inst, cd->target);
+            spine_sort_bone(inst, first);
+            if (n > 1) spine_sort_bone(inst, last);
+            spine_push(inst, -1 - c);
+            spine_sort_reset(inst, first);
+            if (n > 1) inst->spine_sorted[last] = 1;
+            break;
+        case OB_CON_TRANSFORM:
+            active &= bone_on(inst, cd->target);
+            if (!active) break;
+            spine_sort_bone(inst, cd->target);
+            for (int32_t j = 0; j < cd->bone_count; j++) {
+                if (cd->bones[j] < 0) continue;
+                if (cd->local) spine_sort_bone(inst, doc->bones[cd->bones[j]].parent);
+                spine_sort_bone(inst, cd->bones[j]);
+            }
+            spine_push_constrained(inst, c);
+            break;
+        case OB_CON_PATH:
+            active &= cd->target >= 0 && bone_on(inst, doc->slots[cd->target].bone);
+            if (!active) break;
+            spine_sort_path_attachments(inst, cd->target);
+            for (int32_t j = 0; j < cd->bone_count; j++) spine_sort_bone(inst, cd->bones[j]);
+            spine_push_constrained(inst, c);
+            break;
+        case OB_CON_PHYSICS:
+            active &= bone_on(inst, cd->bone);
+            if (!active) break;
+            spine_sort_bone(inst, cd->bone);
+            spine_push(inst, -1 - c);
+            spine_sort_reset(inst, cd->bone);
+            inst->spine_sorted[cd->bone] = 1;
+            break;
+        }
+        inst->con_active[c] = (uint8_t)active;
+    }
+    for (int32_t i = 0; i < doc->bone_count; i++) spine_sort_bone(inst, i);
 }
 
 void ob_instance_set_skin(ob_instance *inst, int skin)
@@ -432,6 +631,11 @@ void ob_bone_update_world(ob_instance *inst, int32_t i)
 {
     int32_t p = inst->doc->bones[i].parent;
     ob_bone_edit(inst, i);  /* deferred syncs that read this world (its own, its children's) first */
+    if (inst->doc->pose_model == OB_POSE_MODEL_SPINE) {  /* the instance layer's reads (below) */
+        inst->stale[i] = 0;
+        ob_bone_world_spine(inst, i);
+        return;
+    }
     const ob_pose *ap = &inst->applied[i];
     ob_mat L = ob_local_matrix_cached(ap, &inst->trig[i]);
     inst->stale[i] = 0;
@@ -518,6 +722,188 @@ void ob_bone_sync_now(ob_instance *inst, int32_t i)
     }
 }
 
+/* ---- the Spine pose model: spine-core 4.2 Bone ----------------------- */
+
+/* spine-core 4.2 Bone.updateWorldTransformWith (skeleton scale 1, at the
+** origin: this runtime has no skeleton placement) from the applied pose */
+void ob_bone_world_spine(ob_instance *inst, int32_t i)
+{
+    int32_t p = inst->doc->bones[i].parent;
+    const ob_pose *ap = &inst->applied[i];
+    int inherit = inst->inherit[i];
+    if (p < 0 || inherit == OB_INHERIT_NORMAL || inherit == OB_INHERIT_ONLY_TRANSLATION) {
+        ob_mat L = ob_local_matrix_cached(ap, &inst->trig[i]);
+        if (p < 0) inst->world[i] = ob_mat_mul(inst->root, L);
+        else if (inherit == OB_INHERIT_NORMAL) inst->world[i] = ob_mat_mul(inst->world[p], L);
+        else {
+            ob_mat P = inst->world[p];
+            L.x = P.a * ap->x + P.b * ap->y + P.x;
+            L.y = P.c * ap->x + P.d * ap->y + P.y;
+            inst->world[i] = L;
+        }
+        return;
+    }
+    ob_mat P = inst->world[p], w;
+    double pa = P.a, pb = P.b, pc = P.c, pd = P.d;
+    w.x = pa * ap->x + pb * ap->y + P.x;
+    w.y = pc * ap->x + pd * ap->y + P.y;
+    switch (inherit) {
+    case OB_INHERIT_NO_ROTATION_OR_REFLECTION: {
+        /* spine-core 4.2: the parent's X axis and a perpendicular Y axis of
+        ** length |det|/|X|, the local rotation taken back by the X angle */
+        double s = pa * pa + pc * pc, prx;
+        if (s > 0.0001) {
+            s = fabs(pa * pd - pb * pc) / s;
+            pb = pc * s;
+            pd = pa * s;
+            prx = atan2(pc, pa) * OB_RAD;
+        } else {
+            pa = 0;
+            pc = 0;
+            prx = 90 - atan2(pd, pb) * OB_RAD;
+        }
+        double rx = (ap->rotation + ap->shear_x - prx) * OB_DEG;
+        double ry = (ap->rotation + ap->shear_y - prx + 90) * OB_DEG;
+        double la = cos(rx) * ap->scale_x, lb = cos(ry) * ap->scale_y;
+        double lc = sin(rx) * ap->scale_x, ld = sin(ry) * ap->scale_y;
+        w.a = pa * la - pb * lc;
+        w.b = pa * lb - pb * ld;
+        w.c = pc * la + pd * lc;
+        w.d = pc * lb + pd * ld;
+        break;
+    }
+    case OB_INHERIT_NO_SCALE:
+    case OB_INHERIT_NO_SCALE_OR_REFLECTION: {
+        /* spine-core 4.2: the local rotation mapped through the parent,
+        ** normalised, and a perpendicular (flipped under reflection for
+        ** noScale), then the local shear and scale */
+        double r = ap->rotation * OB_DEG, cs = cos(r), sn = sin(r);
+        double za = pa * cs + pb * sn, zc = pc * cs + pd * sn;
+        double s = sqrt(za * za + zc * zc);
+        if (s > 0.00001) s = 1 / s;
+        za *= s;
+        zc *= s;
+        s = sqrt(za * za + zc * zc);
+        if (inherit == OB_INHERIT_NO_SCALE && pa * pd - pb * pc < 0) s = -s;
+        r = OB_PI / 2 + atan2(zc, za);
+        double zb = cos(r) * s, zd = sin(r) * s;
+        double shx = ap->shear_x * OB_DEG, shy = (90 + ap->shear_y) * OB_DEG;
+        double la = cos(shx) * ap->scale_x, lb = cos(shy) * ap->scale_y;
+        double lc = sin(shx) * ap->scale_x, ld = sin(shy) * ap->scale_y;
+        w.a = za * la + zb * lc;
+        w.b = za * lb + zb * ld;
+        w.c = zc * la + zd * lc;
+        w.d = zc * lb + zd * ld;
+        break;
+    }
+    default:  /* noRotation is not a Spine mode: §4.2 */
+        w = ob_bone_world(P, ap, inherit);
+        break;
+    }
+    inst->world[i] = w;
+}
+
+/* spine-core 4.2 Bone.updateAppliedTransform: the applied pose that gives
+** the bone's world under its parent's (shear X 0), through the parent the
+** inherit mode sees (noScale: built from the local rotation, as Spine does) */
+void ob_bone_applied_spine(ob_instance *inst, int32_t i)
+{
+    int32_t p = inst->doc->bones[i].parent;
+    const ob_mat W = inst->world[i];
+    ob_pose *ap = &inst->applied[i];
+    if (p < 0) {
+        ob_mat R = inst->root;
+        ap->x = W.x - R.x;
+        ap->y = W.y - R.y;
+        ap->rotation = atan2(W.c, W.a) * OB_RAD;
+        ap->scale_x = sqrt(W.a * W.a + W.c * W.c);
+        ap->scale_y = sqrt(W.b * W.b + W.d * W.d);
+        ap->shear_x = 0;
+        ap->shear_y = atan2(W.a * W.b + W.c * W.d, W.a * W.d - W.b * W.c) * OB_RAD;
+        return;
+    }
+    const ob_mat P = inst->world[p];
+    double pa = P.a, pb = P.b, pc = P.c, pd = P.d;
+    double pid = 1 / (pa * pd - pb * pc);
+    double ia = pd * pid, ib = pb * pid, ic = pc * pid, id = pa * pid;
+    double dx = W.x - P.x, dy = W.y - P.y;
+    ap->x = dx * ia - dy * ib;
+    ap->y = dy * id - dx * ic;
+    int inherit = inst->inherit[i];
+    double ra, rb, rc, rd;
+    if (inherit == OB_INHERIT_ONLY_TRANSLATION) {
+        ra = W.a; rb = W.b; rc = W.c; rd = W.d;
+    } else {
+        if (inherit == OB_INHERIT_NO_ROTATION_OR_REFLECTION) {
+            double s = fabs(pa * pd - pb * pc) / (pa * pa + pc * pc);
+            pb = -pc * s;
+            pd = pa * s;
+            pid = 1 / (pa * pd - pb * pc);
+            ia = pd * pid;
+            ib = pb * pid;
+        } else if (inherit == OB_INHERIT_NO_SCALE || inherit == OB_INHERIT_NO_SCALE_OR_REFLECTION) {
+            double r0 = inst->local[i].rotation * OB_DEG, cs = cos(r0), sn = sin(r0);
+            pa = pa * cs + pb * sn;
+            pc = pc * cs + pd * sn;
+            double s = sqrt(pa * pa + pc * pc);
+            if (s > 0.00001) s = 1 / s;
+            pa *= s;
+            pc *= s;
+            s = sqrt(pa * pa + pc * pc);
+            if (inherit == OB_INHERIT_NO_SCALE && pid < 0) s = -s;
+            double r = OB_PI / 2 + atan2(pc, pa);
+            pb = cos(r) * s;
+            pd = sin(r) * s;
+            pid = 1 / (pa * pd - pb * pc);
+            ia = pd * pid;
+            ib = pb * pid;
+            ic = pc * pid;
+            id = pa * pid;
+        }
+        ra = ia * W.a - ib * W.c;
+        rb = ia * W.b - ib * W.d;
+        rc = id * W.c - ic * W.a;
+        rd = id * W.d - ic * W.b;
+    }
+    ap->shear_x = 0;
+    ap->scale_x = sqrt(ra * ra + rc * rc);
+    if (ap->scale_x > 0.0001) {
+        double det = ra * rd - rb * rc;
+        ap->scale_y = det / ap->scale_x;
+        ap->shear_y = -atan2(ra * rb + rc * rd, det) * OB_RAD;
+        ap->rotation = atan2(rc, ra) * OB_RAD;
+    } else {
+        ap->scale_x = 0;
+        ap->scale_y = sqrt(rb * rb + rd * rd);
+        ap->shear_y = 0;
+        ap->rotation = 90 - atan2(rd, rb) * OB_RAD;
+    }
+}
+
+/* spine-core 4.2 Skeleton.updateWorldTransform: applied = local for every
+** bone, then the update cache in order */
+static void spine_update_world_transform(ob_instance *inst)
+{
+    const ob_document *doc = inst->doc;
+    memcpy(inst->applied, inst->local, (size_t)doc->bone_count * sizeof *inst->applied);
+    inst->physics_pending = 0;  /* spine physics reads the clock (skeleton.time) */
+    if (inst->layer) {
+        /* the instance layer (layer.c) on the applied pose before the constraints, as in
+        ** the OpenBone pipeline; the worlds it reads come through the deferred updates
+        ** (ob_bone_update_world: this model's formulas); the cache then recomputes all */
+        for (int32_t i = 0; i < doc->bone_count; i++) inst->stale[i] = inst->bone_active[i];
+        ob_layer_apply(inst);
+        ob_bones_flush(inst);
+        memset(inst->sync_pending, 0, (size_t)doc->bone_count);
+        memset(inst->sync_pending_children, 0, (size_t)doc->bone_count * sizeof *inst->sync_pending_children);
+    }
+    for (int32_t k = 0; k < inst->spine_cache_count; k++) {
+        int32_t e = inst->spine_cache[k];
+        if (e >= 0) ob_bone_world_spine(inst, e);
+        else ob_constraint_apply_spine(inst, -1 - e);
+    }
+}
+
 double ob_unit_scale_x(const ob_instance *inst) { return inst->doc->reference_scale / 100 * inst->scale_x; }
 double ob_unit_scale_y(const ob_instance *inst) { return inst->doc->reference_scale / 100 * inst->scale_y; }
 
@@ -525,6 +911,12 @@ void ob_instance_update_world_transform(ob_instance *inst)
 {
     const ob_document *doc = inst->doc;
     ob_sliders_apply(inst);  /* §7.5: first, on the local pose */
+    if (doc->pose_model == OB_POSE_MODEL_SPINE) {
+        spine_update_world_transform(inst);
+        if (inst->particle_pending > 0) ob_particles_advance(inst, inst->particle_pending); /* §8.8 */
+        inst->particle_pending = 0;
+        return;
+    }
     for (int32_t i = 0; i < doc->bone_count; i++) {
         if (!inst->bone_active[i]) continue;  /* §3.3: world left as it was */
         inst->applied[i] = inst->local[i];  /* resetApplied */
@@ -551,14 +943,16 @@ void ob_instance_update_world_transform(ob_instance *inst)
 
 /* ---- §3 the per-frame pipeline ------------------------------------- */
 
-void ob_instance_advance(ob_instance *inst, double dt)
+ob_status ob_instance_advance(ob_instance *inst, double dt)
 {
-    if (ob_sm_advance(inst, dt)) return;  /* §9.1 replaces the pipeline */
+    if (!(fabs(dt) <= OB_MAX_DT)) return OB_ERR_ARGUMENT;  /* NaN, ±inf, enormous: refused (issue 21) */
+    if (ob_sm_advance(inst, dt)) return OB_OK;  /* §9.1 replaces the pipeline */
     ob_anim_state_update(inst, dt);        /* §6 update */
     ob_instance_set_to_setup_pose(inst);   /* §3.1 */
     ob_anim_state_apply(inst);             /* §6 apply */
     ob_skeleton_update(inst, dt);
     ob_instance_update_world_transform(inst);
+    return OB_OK;
 }
 
 /* skeleton.update(dt): §12 times summed exactly as given */

@@ -22,6 +22,7 @@
 #include "include/openbone.h"
 #include "animation_state.h"
 #include "constraints.h"
+#include "curve_spine.h"
 #include "drawlist.h"
 #include "instance.h"
 #include "layer.h"
@@ -429,6 +430,23 @@ static void walk(ser *s, ob_instance *inst)
 
     /* state_machine.c (§9) */
     if (inst->sm) machine(s, inst->sm);
+
+    /* the Spine pose model (skeleton.c, physics.c) and the influenceOffsets extension
+    ** (timeline.c): which deforms hold offsets per influence, spine-core's physics
+    ** states, the update cache (documents with neither keep the layout without them) */
+    if (doc->pose_model == OB_POSE_MODEL_SPINE || doc->has_influence_offsets) {
+        for (int32_t i = 0; i < inst->deform_count; i++) V(s, inst->deforms[i].per_influence);
+        A(s, inst->cons->spine_physics, nc);
+        int32_t nk = count(s, &inst->spine_cache_count, inst->spine_cache_capacity);
+        A(s, inst->spine_cache, nk);
+        if (s->mode == SER_APPLY && !s->failed) {
+            int bad = 0;
+            for (int32_t i = 0; i < inst->deform_count && !bad; i++)
+                bad = inst->deforms[i].per_influence != 0 && inst->deforms[i].per_influence != 1;
+            for (int32_t i = 0; i < nk && !bad; i++) bad = inst->spine_cache[i] < -nc || inst->spine_cache[i] >= nb;
+            if (bad) fail(s, 1, "the snapshot is corrupt (the Spine pose model's state)");
+        }
+    }
 
     /* layer.c: the host's offsets, limits and reaches */
     int32_t has_layer = inst->layer != NULL;

@@ -150,11 +150,26 @@ static int grow(void **arr, int32_t *cap, int32_t need, size_t size)
     return 0;
 }
 
+/* issue 21: a record's text keeps at most OB_SM_LOG_TEXT_MAX bytes (cut at a
+** UTF-8 boundary, then "…"); between two takes the log keeps at most
+** OB_SM_LOG_MAX records and OB_SM_LOG_BYTES bytes of text, and counts the
+** records it drops (the binding reports them as one warning). */
 void ob_sm_log_record(ob_instance *inst, const char *type, const char *text, int32_t layer)
 {
     ob_sm_state *sm = inst->sm;
     if (!sm) return;
-    if (sm->log_count >= 10000 ||
+    if (!text) text = "";
+    size_t n = strlen(text);
+    char cut[OB_SM_LOG_TEXT_MAX + 4];
+    if (n > OB_SM_LOG_TEXT_MAX) {
+        n = OB_SM_LOG_TEXT_MAX;
+        while (n > 0 && ((unsigned char)text[n] & 0xC0) == 0x80) n--;  /* not inside a character */
+        memcpy(cut, text, n);
+        memcpy(cut + n, "\xE2\x80\xA6", 4);  /* "…" and the NUL */
+        text = cut;
+        n += 3;
+    }
+    if (sm->log_count >= OB_SM_LOG_MAX || sm->log_pool.length + n + strlen(type) + 2 > OB_SM_LOG_BYTES ||
         grow((void **)&sm->log, &sm->log_capacity, sm->log_count + 1, sizeof *sm->log) < 0) {
         sm->log_dropped++;
         return;

@@ -160,6 +160,9 @@ int ob_sm_text_lookup(const ob_instance *inst, const char *name, ob_tvalue *out)
 /// Queues an event for step 13 (listener reportEvent, script emit).
 void ob_sm_queue_event(ob_instance *inst, int32_t event, const char *name, const char *id, double int_value,
                        double float_value, const char *string_value);
+#define OB_SM_LOG_MAX 10000          /* records kept between two takes */
+#define OB_SM_LOG_BYTES (1 << 20)    /* bytes of text kept between two takes */
+#define OB_SM_LOG_TEXT_MAX 16384     /* bytes of one record's text */
 /// Appends a log record (type "stateChange", "inputChange", "log", "error", "warning").
 void ob_sm_log_record(ob_instance *inst, const char *type, const char *text, int32_t layer);
 /// Pool strings.

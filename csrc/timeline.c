@@ -139,7 +139,7 @@ static int blends(const ob_timeline *tl)
 {
     switch (tl->property) {
     case OB_P_INHERIT: case OB_P_ATTACHMENT: case OB_P_BEND: case OB_P_STRETCH: case OB_P_COMPRESS:
-    case OB_P_EMITTING: case OB_P_FRAME: case OB_P_ORDER:
+    case OB_P_EMITTING: case OB_P_FRAME: case OB_P_ORDER: case OB_P_RESET:
         return 0;
     default:
         return 1;
@@ -220,11 +220,32 @@ static void apply_slot(ob_instance *inst, const ob_timeline *tl, double time, do
 ** with OB_P_MIX.. OB_P_WIND */
 _Static_assert(OB_P_WIND - OB_P_MIX == OB_CV_WIND - OB_CV_MIX, "OB_P_* and OB_CV_* must line up");
 
+static void apply_constraint_values(ob_instance *inst, const ob_timeline *tl, double *values, int p, double time,
+                                    double alpha);
+
 static void apply_constraint(ob_instance *inst, const ob_timeline *tl, double time, double alpha)
 {
-    if (tl->property < OB_P_MIX || tl->property > OB_P_WIND) return;
-    double *values = &inst->con_values[(size_t)tl->index * OB_CV_COUNT];
-    int p = OB_CV_MIX + (tl->property - OB_P_MIX);
+    int p;
+    if (tl->property >= OB_P_MIX && tl->property <= OB_P_WIND) p = OB_CV_MIX + (tl->property - OB_P_MIX);
+    else if (tl->property == OB_P_MIX_SCALE_Y) p = OB_CV_MIX_SCALE_Y;  /* Spine pose model */
+    else return;  /* reset keys fire from the track (physics.c) */
+    if (tl->global) {
+        /* spine-core 4.2: a physics timeline named "" sets every physics
+        ** constraint whose *Global flag for the property is set; before its
+        ** first key each keeps its own setup value */
+        if (time < tl->times[0]) return;
+        unsigned bit = p == OB_CV_MIX ? 7u : (unsigned)(p - OB_CV_INERTIA);
+        for (int32_t c = tl->index; c < inst->doc->constraint_count; c++)
+            if (inst->doc->constraints[c].pglobal & (1u << bit))
+                apply_constraint_values(inst, tl, &inst->con_values[(size_t)c * OB_CV_COUNT], p, time, alpha);
+        return;
+    }
+    apply_constraint_values(inst, tl, &inst->con_values[(size_t)tl->index * OB_CV_COUNT], p, time, alpha);
+}
+
+static void apply_constraint_values(ob_instance *inst, const ob_timeline *tl, double *values, int p, double time,
+                                    double alpha)
+{
     if (tl->property == OB_P_BEND || tl->property == OB_P_STRETCH || tl->property == OB_P_COMPRESS) {
         /* §5.1: Number(sampleStep) when alpha ≥ 0.5 */
         if (alpha >= 0.5) values[p] = sample_step(inst, tl, time)->v[0];
@@ -270,7 +291,11 @@ static void apply_deform(ob_instance *inst, const ob_timeline *tl, double time, 
     int32_t n = a->count;
     if (b && b->count > n) n = b->count;
     if (n > d->capacity) n = d->capacity;  /* cannot happen: sized for the longest key */
-    int32_t old = d->count;
+    /* offsets per vertex and per influence (the extension) do not mix: the
+    ** other kind's values count as none */
+    int per_influence = tl->property == OB_P_INFLUENCE_OFFSETS;
+    int32_t old = d->per_influence == per_influence ? d->count : 0;
+    d->per_influence = per_influence;
     for (int32_t i = 0; i < n; i++) {
         double va = i < a->count ? a->offsets[i] : 0;
         double v = b ? lerp(va, i < b->count ? b->offsets[i] : 0, t) : va;
@@ -316,7 +341,7 @@ static void apply_timeline(ob_instance *inst, const ob_timeline *tl, double time
         break;
     case OB_TL_PARTICLES: apply_particles(inst, tl, time, alpha); break;
     case OB_TL_DEFORM:
-        if (tl->property == OB_P_OFFSETS) apply_deform(inst, tl, time, alpha);
+        if (tl->property == OB_P_OFFSETS || tl->property == OB_P_INFLUENCE_OFFSETS) apply_deform(inst, tl, time, alpha);
         break;
     case OB_TL_SEQUENCE:
         if (tl->property == OB_P_FRAME && alpha >= 0.5) {  /* §5.1: sampleNumber */
@@ -368,17 +393,41 @@ void ob_animation_apply(ob_instance *inst, int32_t anim, double time, double alp
 /* ---- §5.2 eventsBetween / audioKeysBetween ---------------------------- */
 
 /* fire when prev < c·d + k ≤ next, cycles floor(prev/d)..floor(next/d) */
+/* §5.2 looping: the cycles c in [floor(prev/d), floor(next/d)] with
+** prev < c·d + key ≤ next.  t(c) = c·d + key never decreases with c, so those
+** cycles are consecutive: the cycles before floor((prev − key)/d) − 1 are
+** skipped in O(1) and the walk stops at the first t > next.  An advance that
+** crosses a key more than OB_MAX_CROSSINGS times (a jump of many cycles, not
+** playback) fires it for its first OB_MAX_CROSSINGS crossings only, so one
+** call is O(1) per key whatever dt is (issue 21; NOTES §5.2). */
 static void crossed(double key, double d, double prev, double next, int loop, ob_key_fn fn, void *ctx, int32_t i)
 {
     if (!loop || !(d > 0)) {
         if (prev < key && key <= next) fn(ctx, i);
         return;
     }
-    double c1 = floor(next / d);
-    for (double c = floor(prev / d); c <= c1; c++) {
+    double c = floor(prev / d), c1 = floor(next / d);
+    double skip = floor((prev - key) / d) - 1;  /* t(skip) <= prev: so is every earlier cycle's */
+    if (skip > c && skip * d + key <= prev) c = skip;
+    int fired = 0, idle = 0;
+    for (; c <= c1; c++) {
         double t = c * d + key;
-        if (prev < t && t <= next) fn(ctx, i);
+        if (t > next) break;
+        if (prev < t) {
+            fn(ctx, i);
+            if (++fired == OB_MAX_CROSSINGS) break;
+        } else if (++idle > 4) {
+            break;  /* rounding leaves at most ~3 such cycles after the skip */
+        }
+        if (c + 1 == c) break;  /* past 2^53 cycles: c++ no longer moves */
     }
+}
+
+void ob_timeline_keys_between(const ob_animation_data *anim, const ob_timeline *tl, double prev, double next,
+                              int loop, ob_key_fn fn, void *ctx)
+{
+    if (next <= prev) return;
+    for (int32_t i = 0; i < tl->key_count; i++) crossed(tl->keys[i].time, anim->length, prev, next, loop, fn, ctx, i);
 }
 
 void ob_events_between(const ob_animation_data *anim, double prev, double next, int loop, ob_key_fn fn, void *ctx)

@@ -53,13 +53,21 @@ void ob_animation_apply_filtered(ob_instance *inst, int32_t anim, double time, d
 /// Called once per crossed key with its index in the key array.
 typedef void (*ob_key_fn)(void *ctx, int32_t key);
 
+/// Most times one key fires in one call (a looping advance spanning more
+/// cycles fires each key for its first OB_MAX_CROSSINGS crossings; NOTES §5.2).
+#define OB_MAX_CROSSINGS 100
+
 /// §5.2 eventsBetween: for total (unwrapped) times prev (exclusive) → next
 /// (inclusive) calls fn for each crossed event key whose event exists, in key
-/// array order, loop cycles ascending per key (d = anim->length).
+/// array order, loop cycles ascending per key (d = anim->length); O(1) per key.
 void ob_events_between(const ob_animation_data *anim, double prev, double next, int loop, ob_key_fn fn,
                        void *ctx);
 
 /// §5.2 audioKeysBetween: the same rule over anim->audio (every key).
+/* The keys of one timeline crossed the same way (the Spine pose model's
+** physics reset keys). */
+void ob_timeline_keys_between(const ob_animation_data *anim, const ob_timeline *tl, double prev, double next,
+                              int loop, ob_key_fn fn, void *ctx);
 void ob_audio_keys_between(const ob_animation_data *anim, double prev, double next, int loop, ob_key_fn fn,
                            void *ctx);
 

@@ -1,10 +1,18 @@
-/* transform.c: §7.2 applyTransform (local and world, absolute and relative). */
+/* transform.c: §7.2 applyTransform (local and world, absolute and relative);
+** under the Spine pose model spine-core 4.2's TransformConstraint (the
+** behaviour reference: spine-runtimes 4.2, spine-ts/spine-core/src/
+** TransformConstraint.ts; our own code). */
 #include "constraints.h"
 #include "curve_spine.h"
 
 /* §7.2 a channel applies when its mix is > 0; under the Spine pose model
 ** (curve_spine.h) when it is ≠ 0, as spine-core does (a negative mix mirrors) */
 static inline int on(int spine, double m) { return spine ? m != 0 && !isnan(m) : m > 0; }
+
+/* §7.2 local mode has no per-channel gate (CLARIFICATIONS "Runtime rules the text leaves
+** open"): every channel runs with its mix as it is, negative included (§4.3 no clamp);
+** the Spine pose model keeps spine-core's m ≠ 0 */
+static inline int on_local(int spine, double m) { return spine ? on(1, m) : 1; }
 
 /* §7.2 skewOf(m) = wrap((atan2(d, b) − atan2(c, a))·RAD − 90) */
 static double skew_of(ob_mat m) { return ob_wrap_deg((atan2(m.d, m.b) - atan2(m.c, m.a)) * OB_RAD - 90); }
@@ -26,28 +34,28 @@ static void transform_local(ob_instance *inst, const ob_constraint_data *cd, int
     const ob_bone_data *s = &inst->doc->bones[cd->target];
     if (!cd->relative) {
         /* §7.2 local absolute */
-        if (on(spine, mr)) p->rotation += ob_wrap_deg(t->rotation + cd->offset_rotation - p->rotation) * mr;
-        if (on(spine, mt)) {
+        if (on_local(spine, mr)) p->rotation += ob_wrap_deg(t->rotation + cd->offset_rotation - p->rotation) * mr;
+        if (on_local(spine, mt)) {
             p->x += (t->x + cd->offset_x - p->x) * mt;
             p->y += (t->y + cd->offset_y - p->y) * mt;
         }
-        if (on(spine, ms)) {
+        if (on_local(spine, ms)) {
             p->scale_x += (t->scale_x + cd->offset_scale_x - p->scale_x) * ms;
             p->scale_y += (t->scale_y + cd->offset_scale_y - p->scale_y) * ms;
         }
-        if (on(spine, mh)) p->shear_y += (t->shear_y + cd->offset_shear - p->shear_y) * mh;
+        if (on_local(spine, mh)) p->shear_y += (t->shear_y + cd->offset_shear - p->shear_y) * mh;
     } else {
         /* §7.2 local relative (s = target data) */
-        if (on(spine, mr)) p->rotation += (ob_wrap_deg(t->rotation - s->rotation) + cd->offset_rotation) * mr;
-        if (on(spine, mt)) {
+        if (on_local(spine, mr)) p->rotation += (ob_wrap_deg(t->rotation - s->rotation) + cd->offset_rotation) * mr;
+        if (on_local(spine, mt)) {
             p->x += (t->x - s->x + cd->offset_x) * mt;
             p->y += (t->y - s->y + cd->offset_y) * mt;
         }
-        if (on(spine, ms)) {
+        if (on_local(spine, ms)) {
             p->scale_x *= 1 + ((s->scale_x != 0 ? t->scale_x / s->scale_x : 1) - 1 + cd->offset_scale_x) * ms;
             p->scale_y *= 1 + ((s->scale_y != 0 ? t->scale_y / s->scale_y : 1) - 1 + cd->offset_scale_y) * ms;
         }
-        if (on(spine, mh)) p->shear_y += (t->shear_y - s->shear_y + cd->offset_shear) * mh;
+        if (on_local(spine, mh)) p->shear_y += (t->shear_y - s->shear_y + cd->offset_shear) * mh;
     }
     ob_bone_update_subtree(inst, b, 1);
 }
@@ -124,4 +132,137 @@ void ob_apply_transform(ob_instance *inst, int32_t c)
         if (cd->local) transform_local(inst, cd, b, mr, mt, ms, mh);
         else transform_world(inst, cd, b, mr, mt, ms, mh);
     }
+}
+
+/* ---- the Spine pose model ---------------------------------------------- */
+
+static inline double wrap_pi(double r)
+{
+    return r > OB_PI ? r - 2 * OB_PI : r < -OB_PI ? r + 2 * OB_PI : r;
+}
+
+typedef struct spine_mix { double rotate, x, y, scale_x, scale_y, shear_y; } spine_mix;
+
+/* spine-core 4.2 applyAbsoluteWorld / applyRelativeWorld: each bone's world
+** edited toward the target's (relative: by the target's), then its applied
+** pose taken from the world */
+static void spine_world(ob_instance *inst, const ob_constraint_data *cd, spine_mix m)
+{
+    const ob_mat t = inst->world[cd->target];
+    double ta = t.a, tb = t.b, tc = t.c, td = t.d;
+    double deg_rad_reflect = ta * td - tb * tc > 0 ? OB_DEG : -OB_DEG;
+    double offset_rotation = cd->offset_rotation * deg_rad_reflect;
+    double offset_shear_y = cd->offset_shear * deg_rad_reflect;
+    int translate = m.x != 0 || m.y != 0;
+    for (int32_t k = 0; k < cd->bone_count; k++) {
+        int32_t bi = cd->bones[k];
+        if (bi < 0) continue;
+        ob_mat *w = &inst->world[bi];
+        /* target.localToWorld(offsetX, offsetY), read live (a listed target moves) */
+        const ob_mat *tl = &inst->world[cd->target];
+        double ox = cd->offset_x * tl->a + cd->offset_y * tl->b + tl->x;
+        double oy = cd->offset_x * tl->c + cd->offset_y * tl->d + tl->y;
+        if (m.rotate != 0) {
+            double a = w->a, b = w->b, c = w->c, d = w->d;
+            double r = cd->relative ? atan2(tc, ta) + offset_rotation
+                                    : atan2(tc, ta) - atan2(c, a) + offset_rotation;
+            r = wrap_pi(r) * m.rotate;
+            double cs = cos(r), sn = sin(r);
+            w->a = cs * a - sn * c;
+            w->b = cs * b - sn * d;
+            w->c = sn * a + cs * c;
+            w->d = sn * b + cs * d;
+        }
+        if (translate) {
+            if (cd->relative) {
+                w->x += ox * m.x;
+                w->y += oy * m.y;
+            } else {
+                w->x += (ox - w->x) * m.x;
+                w->y += (oy - w->y) * m.y;
+            }
+        }
+        if (m.scale_x != 0) {
+            double s;
+            if (cd->relative) {
+                s = (sqrt(ta * ta + tc * tc) - 1 + cd->offset_scale_x) * m.scale_x + 1;
+            } else {
+                s = sqrt(w->a * w->a + w->c * w->c);
+                if (s != 0) s = (s + (sqrt(ta * ta + tc * tc) - s + cd->offset_scale_x) * m.scale_x) / s;
+            }
+            w->a *= s;
+            w->c *= s;
+        }
+        if (m.scale_y != 0) {
+            double s;
+            if (cd->relative) {
+                s = (sqrt(tb * tb + td * td) - 1 + cd->offset_scale_y) * m.scale_y + 1;
+            } else {
+                s = sqrt(w->b * w->b + w->d * w->d);
+                if (s != 0) s = (s + (sqrt(tb * tb + td * td) - s + cd->offset_scale_y) * m.scale_y) / s;
+            }
+            w->b *= s;
+            w->d *= s;
+        }
+        if (m.shear_y > 0) {  /* > 0 here, in spine-core (the other channels: ≠ 0) */
+            double b = w->b, d = w->d, by = atan2(d, b), r;
+            if (cd->relative) {
+                r = wrap_pi(atan2(td, tb) - atan2(tc, ta));
+                r = by + (r - OB_PI / 2 + offset_shear_y) * m.shear_y;
+            } else {
+                r = wrap_pi(atan2(td, tb) - atan2(tc, ta) - (by - atan2(w->c, w->a)));
+                r = by + (r + offset_shear_y) * m.shear_y;
+            }
+            double s = sqrt(b * b + d * d);
+            w->b = cos(r) * s;
+            w->d = sin(r) * s;
+        }
+        ob_bone_applied_spine(inst, bi);
+    }
+}
+
+/* spine-core 4.2 applyAbsoluteLocal / applyRelativeLocal: on applied values,
+** then each bone's world from its parent's (absolute scale as spine-core
+** 4.2 computes it: the mixed scale divided by the bone's own) */
+static void spine_local(ob_instance *inst, const ob_constraint_data *cd, spine_mix m)
+{
+    for (int32_t k = 0; k < cd->bone_count; k++) {
+        int32_t bi = cd->bones[k];
+        if (bi < 0) continue;
+        const ob_pose t = inst->applied[cd->target];  /* read live (a listed target moves) */
+        ob_pose p = inst->applied[bi];
+        if (cd->relative) {
+            p.rotation += (t.rotation + cd->offset_rotation) * m.rotate;
+            p.x += (t.x + cd->offset_x) * m.x;
+            p.y += (t.y + cd->offset_y) * m.y;
+            p.scale_x *= (t.scale_x - 1 + cd->offset_scale_x) * m.scale_x + 1;
+            p.scale_y *= (t.scale_y - 1 + cd->offset_scale_y) * m.scale_y + 1;
+            p.shear_y += (t.shear_y + cd->offset_shear) * m.shear_y;
+        } else {
+            if (m.rotate != 0) p.rotation += (t.rotation - p.rotation + cd->offset_rotation) * m.rotate;
+            p.x += (t.x - p.x + cd->offset_x) * m.x;
+            p.y += (t.y - p.y + cd->offset_y) * m.y;
+            if (m.scale_x != 0 && p.scale_x != 0)
+                p.scale_x = (p.scale_x + (t.scale_x - p.scale_x + cd->offset_scale_x) * m.scale_x) / p.scale_x;
+            if (m.scale_y != 0 && p.scale_y != 0)
+                p.scale_y = (p.scale_y + (t.scale_y - p.scale_y + cd->offset_scale_y) * m.scale_y) / p.scale_y;
+            if (m.shear_y != 0) p.shear_y += (t.shear_y - p.shear_y + cd->offset_shear) * m.shear_y;
+        }
+        ob_bone_world_with_spine(inst, bi, p);
+    }
+}
+
+/* spine-core 4.2 TransformConstraint.update: nothing when every mix is 0 */
+void ob_apply_transform_spine(ob_instance *inst, int32_t c)
+{
+    const ob_constraint_data *cd = &inst->doc->constraints[c];
+    const double *v = &inst->con_values[(size_t)c * OB_CV_COUNT];
+    double mm = v[OB_CV_MIX] != 0 && !isnan(v[OB_CV_MIX]) ? v[OB_CV_MIX] : 1;  /* OpenBone's mix ‖ 1 (1 on import) */
+    spine_mix m = {v[OB_CV_MIX_ROTATE] * mm, v[OB_CV_MIX_TRANSLATE] * mm, v[OB_CV_MIX_Y] * mm,
+                   v[OB_CV_MIX_SCALE] * mm, v[OB_CV_MIX_SCALE_Y] * mm, v[OB_CV_MIX_SHEAR] * mm};
+    if (cd->target < 0 ||
+        (m.rotate == 0 && m.x == 0 && m.y == 0 && m.scale_x == 0 && m.scale_y == 0 && m.shear_y == 0))
+        return;
+    if (cd->local) spine_local(inst, cd, m);
+    else spine_world(inst, cd, m);
 }

@@ -6,7 +6,14 @@
     inst.advance(1 / 30)
     inst.world          # (n_bones, 6) [a, b, c, d, x, y]
 """
-from . import _core
+from ._version import __version__
+
+try:
+    from . import _core
+except ImportError as _e:  # an unbuilt checkout, or a build that does not load: say how to build
+    from ._build_hint import core_import_error
+
+    raise core_import_error(_e) from _e
 from ._core import OpenBoneError, earcut, format_number, format_template
 from ._core import eval_curve
 from .document import Animation, Bone, Constraint, Document, Event, Skin, Slot, StateMachine, dumps, load, loads
@@ -14,7 +21,6 @@ from .drawing import Bounds, DrawBatch, DrawItem
 from .instance import Instance, SlotState
 from .spine import import_skeleton, import_skeleton_json
 
-__version__ = "0.1.0"
 
 __all__ = [
     "OpenBoneError", "Document", "Instance", "SlotState", "load", "loads", "dumps", "earcut",

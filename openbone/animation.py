@@ -46,7 +46,7 @@ class AnimationAPI:
         was an entry and ``mix > 0`` the new one cross-fades from it over ``mix`` seconds;
         the track's queue is dropped.  Unknown names raise :class:`OpenBoneError`.
         """
-        self._set_animation(int(track), self._animation_ref(name), bool(loop), float(mix))
+        self._set_animation(int(track), self._animation_ref(name), bool(loop), mix)
 
     def add_animation(self, track: int, name: str, loop: bool = False, delay: float = 0,
                       mix: float = 0.2) -> None:
@@ -55,7 +55,7 @@ class AnimationAPI:
         A queued entry starts when the current one reaches ``delay`` (if > 0) or its end
         (its duration; for a looping entry the end of the first loop), cross-fading over ``mix``.
         """
-        self._add_animation(int(track), self._animation_ref(name), bool(loop), float(delay), float(mix))
+        self._add_animation(int(track), self._animation_ref(name), bool(loop), delay, mix)
 
     def _entry(self, e: Dict[str, Any]) -> Dict[str, Any]:
         anims = self.document.animations
@@ -170,6 +170,5 @@ class AnimationAPI:
         """§5 applyAnimation(name, time, alpha[, mixOut]) on the current pose, nothing else
         (no setup reset, no world update).  ``into`` names the animations faded to."""
         idx = [self._animation_ref(n) for n in (into or [])]
-        self._apply_animation(self._animation_ref(name), float(time), float(alpha),
-                              idx if out_alpha is not None else None,
-                              float(out_alpha) if out_alpha is not None else None)
+        self._apply_animation(self._animation_ref(name), time, alpha,
+                              idx if out_alpha is not None else None, out_alpha)

@@ -37,6 +37,17 @@ from .document import Document, OpenBoneError
 from .instance import Instance
 
 
+MAX_FRAMES = 100_000_000  # frames of one bake (Instance.bake's limit too; README "Limits")
+MAX_BYTES = 1 << 32  # bytes of one bake's (frames, bones, 6) world array
+
+
+def check_size(frames: int, bones: int) -> None:
+    """Refuses (OpenBoneError) a bake past MAX_FRAMES frames or MAX_BYTES of world matrices."""
+    if frames > MAX_FRAMES or frames * max(bones, 1) * 48 > MAX_BYTES:
+        raise OpenBoneError(f"a bake of {frames} frames of {bones} bones is too large (at most {MAX_FRAMES} frames "
+                            f"and {MAX_BYTES >> 30} GiB of world matrices; bake in parts)")
+
+
 def frame_count(seconds: float, fps: float) -> int:
     """Frames covering ``[0, seconds)`` at ``fps``: ``ceil(seconds * fps)`` (at least 1).
 
@@ -44,10 +55,13 @@ def frame_count(seconds: float, fps: float) -> int:
     frame before it wraps, so the frames tile when played in a loop.  The 1e-9
     guards products like ``1.2 * 30 = 36.00000000000001``."""
     if not (fps > 0) or not math.isfinite(fps):
-        raise ValueError(f"fps must be a positive number, got {fps!r}")
+        raise OpenBoneError(f"fps must be a positive number, got {fps!r}")
     if not (seconds >= 0) or not math.isfinite(seconds):
-        raise ValueError(f"seconds must be a non-negative number, got {seconds!r}")
-    return max(1, int(math.ceil(seconds * fps - 1e-9)))
+        raise OpenBoneError(f"seconds must be a non-negative number, got {seconds!r}")
+    n = seconds * fps - 1e-9
+    if not n <= MAX_FRAMES:
+        raise OpenBoneError(f"{seconds:g} s at {fps:g} fps is more than the {MAX_FRAMES} frames a bake may have")
+    return max(1, int(math.ceil(n)))
 
 
 def summed_times(dt: float, frames: int) -> np.ndarray:
@@ -126,6 +140,7 @@ def bake(doc: Union[Document, str, os.PathLike], animation: Optional[str] = None
         raise ValueError("a bake needs at least one frame")
     dt = 1.0 / fps
     nb, ns = len(doc.bones), len(doc.slots)
+    check_size(frames, nb)
 
     def fresh() -> Instance:
         inst = Instance(doc, skin=skin)

@@ -1,6 +1,7 @@
 """The `openbone` command line (also `python -m openbone`).
 
-Commands: conformance run/compare, info, validate, convert, bake, render; `--help` on each.
+Commands: conformance run/compare, selftest, info, validate, convert, bake, render; `--help` on
+each; `--version`.
 
 Exit codes: 0 success, 1 the command ran and found a problem (differences,
 broken references, a case that errored), 2 bad usage or unreadable input.
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import re
 import sys
@@ -76,7 +78,8 @@ _BROKEN = re.compile(
     r'|unknown or dropped slot'
     r'|\bno (?!property\b)[a-z][a-z ]* "'
 )
-_ALLOWED = re.compile(r'is listed after this bone')
+_ALLOWED = re.compile(r'is listed after this bone'
+                      r'|left out of the draw order')  # §5: "the listed slots that exist fill the remaining indices"
 
 VALIDATE_HELP = """\
 Load each rig and check its references: bone parents, slot bones, skin slots, constraint
@@ -88,8 +91,9 @@ Findings are classified:
            does not define; the runtime drops or skips that part), or a file that does
            not load at all;
   warning  allowed by the spec but probably unintended: a parent listed after its child
-           (the bone becomes a root), unknown attachment/state/action types, key times
-           out of order, short uv lists, unreachable states, unused images.
+           (the bone becomes a root), a draw-order key naming a missing slot (§5: the
+           slots that exist fill the order), unknown attachment/state/action types, key
+           times out of order, short uv lists, unreachable states, unused images.
 
 Exit code: 0 when no rig is broken (1 with --strict when there are warnings), 1 when
 something is broken, 2 when a file cannot be read.  --json prints one report per rig:
@@ -360,10 +364,19 @@ def _positive(kind):
             v = kind(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"expected a number, got {text!r}")
-        if not v > 0:
+        if not v > 0 or not math.isfinite(v):
             raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
         return v
     return parse
+
+
+def _fps(text):
+    """--fps: positive, finite and at least 1e-9, so that a frame step 1/fps is one the runtime
+    advances by (|dt| <= 1e9 s; README "Security and limits")."""
+    v = _positive(float)(text)
+    if v < 1e-9:
+        raise argparse.ArgumentTypeError(f"expected at least 1e-9 frames per second, got {text!r}")
+    return v
 
 
 def _selection(names: Optional[List[str]], everything: bool):
@@ -539,7 +552,10 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from ._version import __version__
+
     p = _Parser(prog="openbone", description="OpenBone runtime tools.")
+    p.add_argument("--version", action="version", version=f"openbone {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
@@ -555,6 +571,12 @@ def build_parser() -> argparse.ArgumentParser:
     cp.add_argument("expected")
     cp.add_argument("actual")
     cp.set_defaults(func=cmd_conformance_compare)
+
+    st = sub.add_parser("selftest", help="run the conformance suite bundled with the package (exit 1 on a failure)",
+                        description="Runs every case file shipped in openbone.selftest.suite and compares it with "
+                                    "its expected samples at the §1 tolerances (also: pytest --pyargs openbone.selftest).")
+    st.add_argument("-v", "--verbose", action="store_true", help="one line per passing case too")
+    st.set_defaults(func=lambda args: __import__("openbone.selftest", fromlist=["main"]).main(verbose=args.verbose))
 
     i = sub.add_parser("info", help="summarise a rig",
                        description="Summarise a rig: bones, slots, skins, animations with durations, "
@@ -614,7 +636,7 @@ def build_parser() -> argparse.ArgumentParser:
                               "--all-animations -o 'out/{relpath}-{animation}.npz' --dask --json")
     b.add_argument("rigs", nargs="+", metavar="RIG",
                    help="one or more .obone / .obonb files, or Spine .json / .skel (imported on the fly)")
-    b.add_argument("--fps", type=_positive(float), help="frames per second (default: the rig's fps)")
+    b.add_argument("--fps", type=_fps, help="frames per second (default: the rig's fps)")
     b.add_argument("--seconds", type=_positive(float), help="length to bake (default: the animation's)")
     b.add_argument("--frames", type=_positive(int), help="number of frames (overrides --seconds)")
     b.add_argument("-o", "--output", required=True, help=OUTPUT_HELP + "; .npz or .zarr")
@@ -641,7 +663,7 @@ def build_parser() -> argparse.ArgumentParser:
     rn.add_argument("rigs", nargs="+", metavar="RIG",
                     help=".obone / .obonb, or Spine .json / .skel (imported, textured from the atlas beside it)")
     rn.add_argument("--frames", help="frame numbers: 0 | 0,10,20 | 0:30 | 0:30:5 | all (default 0; all for --sheet)")
-    rn.add_argument("--fps", type=_positive(float), help="frames per second (default: the rig's fps)")
+    rn.add_argument("--fps", type=_fps, help="frames per second (default: the rig's fps)")
     out = rn.add_mutually_exclusive_group(required=True)
     out.add_argument("-o", "--output", help=OUTPUT_HELP + "; .png .webp .jpg .gif .mp4 .svg")
     out.add_argument("--sheet", metavar="SHEET", help="write a sprite sheet (.png/.webp; a pattern like -o) and "

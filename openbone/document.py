@@ -114,48 +114,52 @@ class Document:
         self.meta: Dict[str, Any] = meta
         bones = core.bones()
         names = [b["name"] for b in bones]
-        self.bones: List[Bone] = [
+        self.bones: List[Bone] = _Parts([
             Bone(b["index"], b["id"], b["name"], names[b["parent"]] if b["parent"] >= 0 else None,
                  b["length"], b["x"], b["y"], b["rotation"], b["scaleX"], b["scaleY"],
                  b["shearX"], b["shearY"], b["inherit"])
             for b in bones
-        ]
-        self.slots: List[Slot] = [
+        ])
+        self.slots: List[Slot] = _Parts([
             Slot(s["index"], s["id"], s["name"], names[s["bone"]], s["color"], s["dark"],
                  s["attachment"], s["blend"])
             for s in core.slots()
-        ]
-        self.skins: List[Skin] = [
+        ])
+        self.skins: List[Skin] = _Parts([
             Skin(k["index"], k["id"], k["name"], k["attachments"],
                  [names[i] for i in k["bones"]], k["constraints"])
             for k in core.skins()
-        ]
-        self.animations: List[Animation] = [
+        ])
+        self.animations: List[Animation] = _Parts([
             Animation(a["index"], a["id"], a["name"], a["duration"], a["length"], a["timelines"],
                       a["events"], a["audio"])
             for a in core.animations()
-        ]
-        self.events: List[Event] = [
+        ])
+        self.events: List[Event] = _Parts([
             Event(e["index"], e["id"], e["name"], e["int"], e["float"], e["string"], e["audio"])
             for e in core.events()
-        ]
-        self.constraints: List[Constraint] = [
+        ])
+        self.constraints: List[Constraint] = _Parts([
             Constraint(c["index"], c["id"], c["name"], c["kind"], c["order"]) for c in core.constraints()
-        ]
-        self.state_machines: List[StateMachine] = [
+        ])
+        self.state_machines: List[StateMachine] = _Parts([
             StateMachine(m["index"], m["id"], m["name"], m["inputs"], m["layers"], m["listeners"])
             for m in core.state_machines()
-        ]
+        ])
         self.images: List[Dict[str, Any]] = core.images()
         self.warnings: List[str] = core.warnings()
 
     # look-ups by name, then id (CLARIFICATIONS: public API names things by name)
     @staticmethod
     def _find(items, ref: Optional[str]) -> int:
+        """By name, then id (first wins); an int is an index.  A table per list, made on
+        first use (issue 21: no linear search per look-up)."""
         if ref is None:
             return -1
         if isinstance(ref, int):
             return ref if 0 <= ref < len(items) else -1
+        if isinstance(items, _Parts):
+            return items.index_of.get(ref, -1)
         for it in items:
             if it.name == ref:
                 return it.index
@@ -225,10 +229,31 @@ class Document:
         return document_repr_html(self)
 
 
+class _Parts(list):
+    """A document's list of parts (bones, slots...) with ``index_of``: name or id → index, names
+    first, first wins, made once (the lists are not changed after loading)."""
+
+    @property
+    def index_of(self) -> Dict[Any, int]:
+        table = self.__dict__.get("_index")
+        if table is None:
+            table = {}
+            for it in reversed(self):
+                table[it.id] = it.index
+            for it in reversed(self):  # names win over ids
+                table[it.name] = it.index
+            self.__dict__["_index"] = table
+        return table
+
+
 def loads(data: Union[bytes, bytearray, memoryview, str], source: Optional[str] = None) -> Document:
     """Parse a document from JSON text or .obonb bytes (detected by the ``OBNB`` magic)."""
     if isinstance(data, str):
-        data = data.encode("utf-8")
+        try:
+            data = data.encode("utf-8")
+        except UnicodeEncodeError as e:  # a lone surrogate: not Unicode text, no UTF-8 for it
+            raise OpenBoneError(f"not a valid document: a lone surrogate at character {e.start} "
+                                "(the text is not valid Unicode)") from None
     return Document(_core.load_bytes(bytes(data)), source)
 
 

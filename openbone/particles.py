@@ -64,7 +64,7 @@ class ParticleAPI:
 
     def emit_particles(self, slot: str, count: float) -> None:
         """§9.5 emitParticles: ``count`` more particles at the slot's next particle step."""
-        self._emit_particles(self._particle_slot(slot), float(count))
+        self._emit_particles(self._particle_slot(slot), count)
 
     def set_emitter(self, slot: str, emitting: bool) -> None:
         """§9.5 setEmitter: an override applied every frame; switching on restarts the emitter

@@ -14,8 +14,8 @@
 * ``log``: records accumulated since construction (or ``clear_log()``):
   ``stateChange`` (§9.2 "Emits stateChange": ``text`` is ``"<from> -> <to>"``,
   ``layer`` the layer index), ``inputChange``, script ``log`` and ``error``
-  records, and ``warning`` (e.g. scripts disabled without ``quickjs``).
-* §11 scripts run when the optional ``quickjs`` package is installed
+  records, and ``warning`` (e.g. scripts disabled without ``quickjs-ng``).
+* §11 scripts run when the optional ``quickjs-ng`` package is installed
   (``pip install openbone[scripts]``); ``clear_overrides()`` drops the
   persistent ``ob.setBone`` / ``ob.slot`` overrides.
 """
@@ -92,7 +92,7 @@ class StateMachineAPI:
         from .document import OpenBoneError
         if type not in POINTER_TYPES:
             raise OpenBoneError(f"pointer type must be down, up or move, got {type!r}")
-        self._sm_pointer(POINTER_TYPES[type], float(x), float(y))
+        self._sm_pointer(POINTER_TYPES[type], x, y)  # numbers; C refuses non-finite ones
 
     def hit_test(self, slot: str, x: float, y: float) -> bool:
         """§9.5 hitTest of a slot at (x, y) on the current world pose."""
@@ -100,7 +100,7 @@ class StateMachineAPI:
         i = self.document.slot_index(slot)
         if i < 0:
             raise OpenBoneError(f"no slot named {slot!r}")
-        return self._sm_hit_test(i, float(x), float(y))
+        return self._sm_hit_test(i, x, y)
 
     # ---- reports -------------------------------------------------------------
     @property

@@ -7,15 +7,24 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 # Reference material the project does not redistribute (the Spine example rigs, their assets and
-# goldens): OPENBONE_REFERENCE=DIR, else ../shared/reference beside the checkout.
+# goldens): OPENBONE_REFERENCE=DIR, else ../shared/reference beside the checkout.  What the project
+# may redistribute (earcut's reference outputs) is in tests/data/ instead and never skips.
 REFERENCE = Path(os.environ.get("OPENBONE_REFERENCE") or (SHARED / "reference"))
+# OPENBONE_REQUIRE_REFERENCE=1 (set by .ci/run) turns a missing reference into a failure, so that a
+# CI run cannot silently lose the Spine checks.
+REQUIRE_REFERENCE = os.environ.get("OPENBONE_REQUIRE_REFERENCE") == "1"
+DATA = ROOT / "tests" / "data"
 
 
 def reference(*parts) -> Path:
-    """A path under the reference directory; the test is skipped (one clear reason) when absent."""
+    """A path under the reference directory; the test is skipped (one clear reason) when absent,
+    or fails when OPENBONE_REQUIRE_REFERENCE=1."""
     path = REFERENCE.joinpath(*parts)
     if not path.exists():
-        pytest.skip(f"reference material not found: {path} (set OPENBONE_REFERENCE=DIR)")
+        msg = f"reference material not found: {path} (set OPENBONE_REFERENCE=DIR)"
+        if REQUIRE_REFERENCE:
+            pytest.fail(msg + " and OPENBONE_REQUIRE_REFERENCE=1", pytrace=False)
+        pytest.skip(msg)
     return path
 
 

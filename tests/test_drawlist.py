@@ -452,8 +452,8 @@ def test_world_vertices_are_the_draw_lists(fixture):
 
 
 def test_world_vertices_spine_rigs_match_draw_list():
-    from pathlib import Path
-    skel = Path(ROOT).parent / "shared" / "reference" / "spine" / "skeletons"
+    from conftest import reference
+    skel = reference("spine", "skeletons")
     for name, anim in [("raptor-pro", "walk"), ("tank-pro", "drive"), ("celestial-circus-pro", "swing")]:
         inst = openbone.Instance(openbone.import_skeleton_json(skel / f"{name}.json"))
         inst.set_animation(0, anim, True, 0)

@@ -1,6 +1,7 @@
 """openbone.earcut against earcut 3.2.4's own output (runtime spec §8.5, §12).
 
-Every case of shared/reference/earcut/{fixtures,generated}.json must give the
+Every case of tests/data/earcut/{fixtures,generated}.json (earcut's own output, with its
+provenance in tests/data/earcut/README.md) must give the
 same triangle indices in the same order.  Plus the input forms ((n, 2) or flat)
 and the input errors of the binding.
 """
@@ -12,15 +13,13 @@ import pytest
 
 import openbone
 
-REF_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "reference" / "earcut"
+REF_DIR = Path(__file__).resolve().parent / "data" / "earcut"
 
 
 def load_cases():
     cases = []
     for name in ("fixtures.json", "generated.json"):
-        path = REF_DIR / name
-        if path.exists():
-            cases += json.loads(path.read_text())
+        cases += json.loads((REF_DIR / name).read_text())
     return cases
 
 

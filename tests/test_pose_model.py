@@ -1,9 +1,11 @@
 """The Spine pose model ("poseModel": "spine", written by the skeleton JSON
-import, issue 9): the three rules where it differs from OpenBone (§5.1 looping
-time, §7.1 two-bone IK softness and reach, §7.2 transform mixes ≠ 0).  Every
-expected value is worked out here from spine-core's formulas (as quoted in
+import, issues 9 and 16): three places where it differs from OpenBone (§5.1
+looping time, §7.1 two-bone IK softness and reach, §7.2 transform mixes ≠ 0).
+Every expected value is worked out here from spine-core's formulas (as quoted in
 csrc/curve_spine.h and conformance/NOTES.md), and each is checked against the
-OpenBone rule on the same document, which must not change."""
+OpenBone rule on the same document, which must not change.  The rest of the
+model (spine-core 4.2's inherit, IK, path and physics rules) is checked by hand
+in test_spine_pose_rules.py and against the goldens in test_spine_golden.py."""
 import json
 import math
 
@@ -101,9 +103,9 @@ def test_two_bone_reach_without_margin():
 
 
 def test_import_writes_the_pose_model():
-    from pathlib import Path
+    from conftest import reference
     from openbone import spine
-    src = Path(__file__).resolve().parents[2] / "shared" / "reference" / "spine" / "skeletons" / "spineboy-pro.json"
+    src = reference("spine", "skeletons", "spineboy-pro.json")
     assert spine.skeleton_json_to_dict(src)["poseModel"] == "spine"
     assert "poseModel" not in spine.skeleton_json_to_dict(src, pose_model="openbone")
     with pytest.raises(ValueError):

@@ -48,6 +48,7 @@ def test_readme_tour_runs():
     """The README's Python tour is real code: run it from the repository root."""
     text = (ROOT / "README.md").read_text()
     code = re.findall(r"```python\n(.*?)\n```", text, re.S)[0]
+    assert "shared/" not in code  # only the project's own files (issue 23): openbone.examples
     cwd = os.getcwd()
     os.chdir(ROOT)
     try:

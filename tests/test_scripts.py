@@ -5,7 +5,10 @@ import pytest
 
 from oracles.sm_helpers import anim, cond, doc, inst, layer, state, tl, trans
 
-quickjs = pytest.importorskip("quickjs")
+from openbone import scripting
+
+if not scripting.AVAILABLE:
+    pytest.skip("the §11 script host needs the quickjs-ng package (openbone[scripts])", allow_module_level=True)
 
 BONES = [{"id": "root", "name": "root"}, {"id": "b", "name": "bone_b", "parent": "root", "x": 3}]
 SLOTS = [{"id": "s", "name": "s", "bone": "b", "attachment": "one"}]

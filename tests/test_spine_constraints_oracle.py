@@ -24,16 +24,18 @@ from oracles import constraint as constraint_oracle  # noqa: E402
 import openbone  # noqa: E402
 from openbone import spine  # noqa: E402
 
-SKEL = Path(__file__).resolve().parents[2] / "shared" / "reference" / "spine" / "skeletons"
+from conftest import REFERENCE, reference  # noqa: E402
+
+SKEL = REFERENCE / "spine" / "skeletons"
 FIELDS = ("x", "y", "rotation", "scaleX", "scaleY", "shearX", "shearY")
 
 RIGS = [("spineboy-pro", "run"), ("raptor-pro", "walk"), ("tank-pro", "drive"),
         ("celestial-circus-pro", "swing"), ("stretchyman-pro", "sneak")]
 
 
-@pytest.mark.skipif(not SKEL.exists(), reason="Spine example skeletons not available")
 @pytest.mark.parametrize("name, anim", RIGS)
 def test_constraints_match_the_eager_oracle(name, anim):
+    reference("spine", "skeletons", f"{name}.json")
     d = spine.skeleton_json_to_dict(SKEL / f"{name}.json", pose_model="openbone")
     doc = openbone.loads(json.dumps(d))
     inst = openbone.Instance(doc)

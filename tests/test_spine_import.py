@@ -18,11 +18,15 @@ import openbone
 from openbone import spine
 
 ROOT = Path(__file__).resolve().parents[1]
-SKEL = ROOT.parent / "shared" / "reference" / "spine" / "skeletons"
+from conftest import REFERENCE, reference  # noqa: E402
+
+SKEL = REFERENCE / "spine" / "skeletons"
 NAMES = ["spineboy-pro", "raptor-pro", "stretchyman-pro", "tank-pro", "vine-pro", "owl-pro", "goblins-pro",
          "hero-pro", "celestial-circus-pro", "sack-pro", "cloud-pot"]
 
-pytestmark = pytest.mark.skipif(not SKEL.is_dir(), reason="Spine reference skeletons not available")
+@pytest.fixture(autouse=True)
+def _needs_the_skeletons():
+    reference("spine", "skeletons")
 
 f32 = lambda x: float(np.float32(x))  # noqa: E731
 
@@ -175,11 +179,31 @@ def test_constraints_defaults_and_order():
     assert order[:3] == ["shoulder", "board-ik", "front-foot-board-transform"]
 
 
+def test_physics_spine_fields():
+    # poseModel "spine": spine-core 4.2's physics reads Spine's own fields, every one of them
+    c = {"name": "p", "bone": "b", "x": 1, "rotate": 0.5, "scaleX": 0.25, "shearX": 0.75, "limit": 300,
+         "inertia": 0.5, "strength": 80, "damping": 0.85, "mass": 2, "wind": 3, "gravity": -4, "mix": 0.7,
+         "fps": 30, "inertiaGlobal": True, "windGlobal": True, "mixGlobal": True}
+    d = spine.skeleton_json_to_dict(mini(bones=[{"name": "root"}, {"name": "b", "parent": "root", "length": 10}],
+                                         physics=[c]))
+    (p,) = d["skeleton"]["physics"]
+    for k, v in c.items():
+        assert p[k] == v, k
+    assert p["y"] == 0 and p["strengthGlobal"] is False and p["gravityGlobal"] is False
+    # SkeletonJson's defaults
+    d = spine.skeleton_json_to_dict(mini(bones=[{"name": "root"}], physics=[{"name": "q", "bone": "root"}]))
+    q = d["skeleton"]["physics"][0]
+    assert (q["inertia"], q["strength"], q["damping"], q["mass"], q["fps"], q["mix"], q["limit"], q["shearX"]) == \
+        (1, 100, 1, 1, 60, 1, 5000, 0)
+
+
 def test_physics_mapping():
+    # pose_model="openbone": mapped onto §7.4's parameters
     d = spine.skeleton_json_to_dict(mini(
         bones=[{"name": "root"}, {"name": "b", "parent": "root", "length": 10}],
         physics=[{"name": "p", "bone": "b", "x": 1, "rotate": 0.5, "inertia": 0.5, "strength": 80,
-                  "damping": 0.85, "mass": 2, "wind": 3, "gravity": -4, "mix": 0.7, "fps": 30}]))
+                  "damping": 0.85, "mass": 2, "wind": 3, "gravity": -4, "mix": 0.7, "fps": 30}]),
+        pose_model="openbone")
     (p,) = d["skeleton"]["physics"]
     assert p["strength"] == 80 and p["mass"] == 2 and p["inertia"] == 0.5 and p["fps"] == 30
     # per-step velocity factor 0.85^(60 h) == exp(-damping h)  ⇒  damping = -60 ln 0.85
@@ -188,7 +212,8 @@ def test_physics_mapping():
     assert p["wind"] == pytest.approx(3 * 100 / 2) and p["gravity"] == pytest.approx(-4 * 100 / 2)
     assert p["mix"] == 0.7 and p["x"] == 1 and p["y"] == 0 and p["rotate"] == 0.5
     # defaults: inertia 1, strength 100, damping 1 (⇒ 0), mass 1, fps 60
-    d = spine.skeleton_json_to_dict(mini(bones=[{"name": "root"}], physics=[{"name": "q", "bone": "root"}]))
+    d = spine.skeleton_json_to_dict(mini(bones=[{"name": "root"}], physics=[{"name": "q", "bone": "root"}]),
+                                    pose_model="openbone")
     q = d["skeleton"]["physics"][0]
     assert (q["inertia"], q["strength"], q["damping"], q["mass"], q["fps"], q["mix"]) == (1, 100, 0, 1, 60, 1)
 
@@ -391,13 +416,22 @@ def test_ik_transform_path_physics_keys():
 
 
 def test_physics_all_constraints_key():
-    d = spine.skeleton_json_to_dict(mini(
+    src_dict = mini(
         bones=[{"name": "root"}], physics=[{"name": "p", "bone": "root", "mass": 2}, {"name": "q", "bone": "root"}],
         animations={"a": {"physics": {"": {"wind": [{"value": 1}, {"time": 1, "value": 2}],
-                                           "reset": [{"time": 0.5}]}}}}))
+                                           "reset": [{"time": 0.5}]}}}})
+    d = spine.skeleton_json_to_dict(src_dict, pose_model="openbone")
     a = d["animations"][0]
     winds = {t["id"]: [k["value"] for k in t["keys"]] for t in a["timelines"] if t["property"] == "wind"}
     assert winds == {"p": [50.0, 100.0], "q": [100.0, 200.0]}
+    assert a["duration"] == f32(1.0)
+    # poseModel "spine": Spine's timelines as they are, the name "" kept (the runtime reaches the
+    # constraints whose windGlobal is set), reset keys as a reset timeline
+    a = spine.skeleton_json_to_dict(src_dict)["animations"][0]
+    (wind,) = [t for t in a["timelines"] if t["property"] == "wind"]
+    assert wind["id"] == "" and [k["value"] for k in wind["keys"]] == [1.0, 2.0]
+    (reset,) = [t for t in a["timelines"] if t["property"] == "reset"]
+    assert reset["id"] == "" and reset["keys"] == [{"time": 0.5}]
     assert a["duration"] == f32(1.0)
 
 
@@ -443,7 +477,7 @@ def test_weighted_deform_setup_exact():
             "type": "mesh", "uvs": [0, 0], "triangles": [], "hull": 1,
             "vertices": [2, 1, 1, 0, 0.25, 2, 0, 1, 0.75]}}}}],
         animations={"a": {"attachments": {"default": {"s": {"m": {"deform": [
-            {"vertices": [4, 0, 0, 2]}]}}}}}}))
+            {"vertices": [4, 0, 0, 2]}]}}}}}}), pose_model="openbone")
     tl = next(t for t in d["animations"][0]["timelines"] if t["target"] == "deform")
     dx, dy = tl["keys"][0]["value"]
     # Spine: 0.25·A(1+4, 0) + 0.75·B(0, 1+2) with A = rot 90 at 0, B = scaleX 2 at (5, 0)
@@ -607,11 +641,11 @@ def test_linear_bake_matches_spine_core():
 
 @pytest.mark.parametrize("name", ["celestial-circus-pro", "cloud-pot", "sack-pro"])
 def test_physics_rigs_stay_bounded(name):
-    """Physics is compared qualitatively (OpenBone §7.4 is not Spine's model): over 30 s of
-    every animation the physics never diverges: how far it moves bones from their
-    physics-free pose in the last 10 s is no more than in the first 10 s.  Bones of
-    free-falling constraints (strength 0: cloud-pot's rain, which Spine brings back with
-    `reset` keys that OpenBone has no equivalent for) are left out."""
+    """Spine pose model physics (spine-core 4.2's, matched on celestial-circus by the goldens)
+    on the rigs without goldens here: over 30 s of every animation the physics never
+    diverges: how far it moves bones from their physics-free pose in the last 10 s is no
+    more than in the first 10 s.  Bones of free-falling constraints (strength 0: cloud-pot's
+    rain, which its `reset` keys bring back) are left out."""
     d = imported(name)
     free = json.loads(json.dumps(d))
     free["skeleton"]["physics"] = []
@@ -633,12 +667,14 @@ def test_physics_rigs_stay_bounded(name):
     assert moved > 0.5  # the physics does something
 
 
-def test_weighted_deform_exact_at_keys():
-    """The per-vertex offset is solved in the animation's pose at the key: bone a turns
-    from 90 to 120 degrees while the deform key at t = 1 moves the two influences apart."""
+@pytest.mark.parametrize("model", ["openbone", "spine"])
+def test_weighted_deform_exact_at_keys(model):
+    """openbone: the per-vertex offset is solved in the animation's pose at the key; spine:
+    the offsets per influence (influenceOffsets), exact everywhere.  Bone a turns from 90 to
+    120 degrees while the deform key at t = 1 moves the two influences apart."""
     bones = [{"name": "root"}, {"name": "a", "parent": "root", "rotation": 90},
              {"name": "b", "parent": "root", "x": 5, "scaleX": 2}]
-    d = spine.skeleton_json_to_dict(mini(
+    d = spine.skeleton_json_to_dict(pose_model=model, src=mini(
         bones=bones, slots=[{"name": "s", "bone": "root", "attachment": "m"}],
         skins=[{"name": "default", "attachments": {"s": {"m": {
             "type": "mesh", "uvs": [0, 0, 1, 0, 1, 1], "triangles": [0, 1, 2], "hull": 3,
@@ -657,6 +693,38 @@ def test_weighted_deform_exact_at_keys():
     B = lambda x, y: (2 * x + 5, y)  # noqa: E731
     want = np.add(np.multiply(0.25, A(1 + 4, 0)), np.multiply(0.75, B(0, 1 + 2)))
     assert np.asarray(item.vertices, dtype=float).reshape(-1, 2)[0] == pytest.approx(want, abs=1e-4)
+
+
+def test_weighted_deform_per_influence_between_keys():
+    """poseModel "spine": the influenceOffsets extension keeps Spine's offset per influence
+    and interpolates each (spine-core 4.2 DeformTimeline), so a vertex whose influences turn
+    against each other is Spine's between keys too: at t = 0.5 bone a is at 105 degrees and
+    the offsets are halfway, (2, 0) on a and (0, 1) on b."""
+    bones = [{"name": "root"}, {"name": "a", "parent": "root", "rotation": 90},
+             {"name": "b", "parent": "root", "x": 5, "scaleX": 2}]
+    d = spine.skeleton_json_to_dict(mini(
+        bones=bones, slots=[{"name": "s", "bone": "root", "attachment": "m"}],
+        skins=[{"name": "default", "attachments": {"s": {"m": {
+            "type": "mesh", "uvs": [0, 0, 1, 0, 1, 1], "triangles": [0, 1, 2], "hull": 3,
+            "vertices": [2, 1, 1, 0, 0.25, 2, 0, 1, 0.75, 1, 1, 0, 0, 1, 1, 2, 0, 0, 1]}}}}],
+        animations={"a": {"bones": {"a": {"rotate": [{"value": 0}, {"time": 1, "value": 30}]}},
+                          "attachments": {"default": {"s": {"m": {"deform": [
+                              {}, {"time": 1, "vertices": [4, 0, 0, 2]}]}}}}}}))
+    tl = next(t for t in d["animations"][0]["timelines"] if t["target"] == "deform")
+    assert tl["property"] == "influenceOffsets"
+    assert [k["value"] for k in tl["keys"]] == [[0.0] * 8, [4.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 0.0]]
+    doc = openbone.loads(json.dumps(d))
+    inst = openbone.Instance(doc)
+    inst.set_to_setup_pose()
+    inst.apply_animation("a", 0.5)
+    inst.update_world_transform()
+    assert list(inst.deform("s", "m")) == [2.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0]
+    (item,) = [it for it in inst.draw_list() if it.type == "mesh"]
+    r = math.radians(105)
+    A = lambda x, y: (math.cos(r) * x - math.sin(r) * y, math.sin(r) * x + math.cos(r) * y)  # noqa: E731
+    B = lambda x, y: (2 * x + 5, y)  # noqa: E731
+    want = np.add(np.multiply(0.25, A(1 + 2, 0)), np.multiply(0.75, B(0, 1 + 1)))
+    assert np.asarray(item.vertices, dtype=float).reshape(-1, 2)[0] == pytest.approx(want, abs=1e-5)
 
 
 @pytest.mark.parametrize("src_dict", [

@@ -1,5 +1,5 @@
 """openbone/_core.pyi lists every name of the extension (regenerate with
-`python tools/gen_core_stubs.py` after adding a binding)."""
+`python tests/tools/gen_core_stubs.py` after adding a binding)."""
 import re
 from pathlib import Path
 

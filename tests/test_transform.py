@@ -136,10 +136,94 @@ def test_local_relative():
     assert sx(b) == pytest.approx(2.5)
 
 
-def test_channel_skipped_when_mix_is_zero():
-    # relative local scale with mixScale 0: the offset must not act
+def test_local_channel_with_zero_mix_changes_nothing():
+    # relative local scale with mixScale 0: scaleX *= 1 + (1 − 1 + 5)·0 = 1, the offset does not act
     inst = make({"local": True, "relative": True, "mixRotate": 1, "offsetScaleX": 5})
     assert sx(inst.world[2]) == pytest.approx(1)
+
+
+def test_local_relative_negative_mix_scale_applies():
+    """CLARIFICATIONS "Runtime rules the text leaves open": §7.2 local mode has no per-channel
+    mix gate, so mixScale −0.25 scales (mixRotate 1 keeps the constraint from being skipped:
+    not all four mixes are ≤ 0; with offsetRotation 0 it changes nothing while t = s)."""
+    inst = make({"local": True, "relative": True, "mixRotate": 1, "mixScale": -0.25, "offsetScaleX": 0.4})
+    b = inst.world[2]
+    # target at setup (t = s): scaleX = 1·(1 + (2/2 − 1 + 0.4)·(−0.25)) = 1 − 0.1 = 0.9
+    #                          scaleY = 1·(1 + (0.5/0.5 − 1 + 0)·(−0.25)) = 1
+    # rotation −20 + (wrap(30 − 30) + 0)·1 = −20 (the old "mix > 0" gate left scaleX at 1)
+    assert sx(b) == pytest.approx(0.9)
+    assert sy(b) == pytest.approx(1)
+    assert rot(b) == pytest.approx(-20)
+    inst.set_local_pose("tg", (50, 40, 30, 4, 2, 0, 10))  # x y rotation scaleX scaleY shearX shearY
+    inst.update_world_transform()
+    b = inst.world[2]
+    # scaleX = 1·(1 + (4/2 − 1 + 0.4)·(−0.25)) = 1 − 1.4·0.25 = 0.65
+    # scaleY = 1·(1 + (2/0.5 − 1)·(−0.25))     = 1 − 3·0.25   = 0.25
+    assert sx(b) == pytest.approx(0.65)
+    assert sy(b) == pytest.approx(0.25)
+    assert rot(b) == pytest.approx(-20)
+
+
+def _overshoot_doc(local, pose_model=None):
+    """mixScale keyed 0 → 0.25 over 1 s with the bezier (1/3, −2, 2/3, −1): x(s) = s exactly, so
+    §4.3's first probe s = t is the answer; at t = 0.5 y = 3·¼·½·(−2) + 3·½·¼·(−1) + ⅛ = −1 and
+    mixScale = lerp(0, 0.25, −1) = −0.25 (no clamp)."""
+    sk = {"bones": [{"id": "root", "name": "root"},
+                    {"id": "tg", "name": "tg", "parent": "root", "scaleX": 2},
+                    {"id": "b", "name": "b", "parent": "root", "x": 5}],
+          "transform": [{"id": "tc", "name": "tc", "bones": ["b"], "target": "tg", "local": local,
+                         "relative": True, "mixRotate": 1, "offsetScaleX": 0.4}]}
+    anim = {"id": "a", "name": "a", "duration": 1, "timelines": [
+        {"target": "transform", "id": "tc", "property": "mixScale",
+         "keys": [{"time": 0, "value": 0, "curve": [1 / 3, -2, 2 / 3, -1]}, {"time": 1, "value": 0.25}]}]}
+    d = make_doc(sk, animations=[anim])
+    if pose_model:
+        d["poseModel"] = pose_model
+    return d
+
+
+def test_local_overshooting_bezier_mix_applies():
+    inst = openbone.Instance(openbone.loads(json.dumps(_overshoot_doc(True))))
+    inst.set_animation(0, "a", loop=False, mix=0)
+    inst.advance(0.5)
+    assert inst.constraint_live("tc")[7] == pytest.approx(-0.25)  # OB_CV_MIX_SCALE: the keyed value, unclamped
+    # scaleX = 1·(1 + (2/2 − 1 + 0.4)·(−0.25)) = 0.9
+    assert sx(inst.world[2]) == pytest.approx(0.9)
+
+
+def test_world_mode_keeps_the_channel_gate():
+    # the same −0.25 in world mode: "each channel runs only when its mix > 0" (§7.2 world)
+    inst = openbone.Instance(openbone.loads(json.dumps(_overshoot_doc(False))))
+    inst.set_animation(0, "a", loop=False, mix=0)
+    inst.advance(0.5)
+    assert sx(inst.world[2]) == pytest.approx(1)
+
+
+def test_sync_applied_keeps_a_reflection_as_negative_scale_y():
+    """CLARIFICATIONS §3.2: syncApplied decomposes a reflected local matrix with a negative
+    scaleY.  p (setup rotation 30, scaleX 1.2, scaleY −1.5) sits under a physics constraint at
+    rest (the world does not move, but syncApplied rewrites p's applied pose from it); a
+    relative local transform then reads p's applied pose against its setup (order 1 after
+    physics 0).  Decomposed: L = (cos30·1.2, cos120·(−1.5), sin30·1.2, sin120·(−1.5)),
+    det < 0 ⇒ scaleY = −hypot(b, d) = −1.5, rotation = atan2(c, a) = 30,
+    shearY = wrap(atan2(d/sy, b/sy) − 90 − 30) = wrap(120 − 120) = 0, so every relative channel
+    sees t = s: rotation +0, scale ×(1 + (−1.5/−1.5 − 1)) = ×1, shear +0 and b keeps its setup
+    world.  (A positive scaleY with shearY 180 would give scaleY ×(1 + (1.5/−1.5 − 1)) = ×(−1)
+    and shearY +180: b flipped.)"""
+    sk = {"bones": [{"id": "p", "name": "p", "rotation": 30, "scaleX": 1.2, "scaleY": -1.5, "length": 10},
+                    {"id": "b", "name": "b", "x": 10, "y": 5, "rotation": -20, "scaleX": 0.8, "scaleY": 1.25}],
+          "physics": [{"id": "ph", "bone": "p", "order": 0, "x": 1, "y": 1, "rotate": 1, "scaleX": 1, "mix": 1,
+                       "inertia": 0.5, "strength": 100, "damping": 1, "mass": 1}],
+          "transform": [{"id": "tc", "bones": ["b"], "target": "p", "order": 1, "local": True, "relative": True,
+                         "mixRotate": 1, "mixTranslate": 1, "mixScale": 1, "mixShear": 1}]}
+    inst = openbone.Instance(openbone.loads(json.dumps(make_doc(sk))))
+    c, s = math.cos(math.radians(-20)), math.sin(math.radians(-20))
+    want = (c * 0.8, -s * 1.25, s * 0.8, c * 1.25, 10, 5)  # b's setup world: (cos r·sx, cos(r+90)·sy, ...)
+    for _ in range(4):
+        b = inst.world[1]
+        assert tuple(b) == pytest.approx(want, abs=1e-9)
+        assert b[0] * b[3] - b[1] * b[2] > 0  # not flipped
+        inst.advance(1 / 60)  # still at rest: nothing moves p
 
 
 def test_target_listed_as_bone_is_skipped():

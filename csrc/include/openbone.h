@@ -78,8 +78,13 @@ void ob_instance_set_to_setup_pose(ob_instance *inst);
 /// §3.2 updateWorldTransform.
 void ob_instance_update_world_transform(ob_instance *inst);
 
-/// §3 advance(dt): the per-frame pipeline.
-void ob_instance_advance(ob_instance *inst, double dt);
+/// The largest |dt| one advance accepts, in seconds (about 31.7 years).
+#define OB_MAX_DT 1e9
+
+/// §3 advance(dt): the per-frame pipeline.  dt may be negative (time runs
+/// back; events fire only for dt > 0).  A non-finite dt or |dt| > OB_MAX_DT is
+/// refused with OB_ERR_ARGUMENT and the instance is left as it was.
+ob_status ob_instance_advance(ob_instance *inst, double dt);
 
 /// World matrices, 6 doubles per bone [a, b, c, d, x, y], document order.
 /// The pointer stays valid for the instance's life.
@@ -124,7 +129,9 @@ ob_status ob_instance_add_animation(ob_instance *inst, int track, int animation,
 ob_status ob_instance_clear_track(ob_instance *inst, int track);
 /// Fills *out with world matrices of `steps` advances of dt (steps × bones × 6
 /// doubles), in one call: the bake of §3 frames, time summed as §12 says.
-void ob_instance_bake(ob_instance *inst, double dt, int steps, double *out);
+/// A dt ob_instance_advance refuses, steps < 0 or a NULL out (with steps > 0)
+/// is OB_ERR_ARGUMENT, before anything is advanced.
+ob_status ob_instance_bake(ob_instance *inst, double dt, int steps, double *out);
 
 /* ---- State machines (§9) ---------------------------------------------- */
 
@@ -144,6 +151,7 @@ ob_status ob_instance_fire(ob_instance *inst, int input);
 
 typedef enum ob_pointer_type { OB_POINTER_DOWN = 0, OB_POINTER_UP, OB_POINTER_MOVE } ob_pointer_type;
 /// §9.5 queues a pointer event in skeleton space (processed by the next advance).
+/// Non-finite coordinates are refused (OB_ERR_ARGUMENT), nothing is queued.
 ob_status ob_instance_pointer(ob_instance *inst, ob_pointer_type type, double x, double y);
 /// §9.1 activeStates of layer `layer` of the running machine: a state name,
 /// "exit", or NULL.  Valid until the next advance.

@@ -2,6 +2,10 @@
 #define OBPY_MODULE_MAIN
 #include "obpy.h"
 
+#include <stdio.h>
+
+#include "../state_machine.h"
+
 PyObject *obpy_error = NULL;
 
 extern PyTypeObject obpy_document_type;
@@ -10,6 +14,74 @@ PyObject *obpy_load_bytes(PyObject *self, PyObject *arg);
 PyObject *obpy_json_to_binary(PyObject *self, PyObject *args);
 PyObject *obpy_binary_to_json(PyObject *self, PyObject *args);
 int obpy_toon_prepare(PyObject *m);  /* py_toon.c: Jabbertoon */
+
+/* ---- threads (obpy.h) ------------------------------------------------------ */
+
+int obpy_in_use(obpy_instance *self)
+{
+    if (self->busy && self->busy != PyThread_get_thread_ident()) {
+        PyErr_SetString(PyExc_RuntimeError, "this Instance is in use by another thread (advance, bake, draw...); "
+                                            "an Instance may be used by one thread at a time");
+        return 1;
+    }
+    return 0;
+}
+
+int obpy_begin(obpy_instance *self, obpy_call *c)
+{
+    if (obpy_in_use(self)) return -1;
+    c->prev = self->busy;
+    c->ts = NULL;
+    self->busy = PyThread_get_thread_ident();
+    const ob_sm_state *sm = self->inst->sm;
+    if (!(sm && sm->host && self->inst->doc->script_count > 0))
+        c->ts = PyEval_SaveThread();  /* no Python can be called back: no host, or no script to run */
+    return 0;
+}
+
+void obpy_end(obpy_instance *self, obpy_call *c)
+{
+    if (c->ts) PyEval_RestoreThread(c->ts);
+    self->busy = c->prev;
+}
+
+/* ---- argument conversions shared by the binding files (obpy.h) ---------- */
+
+PyObject *obpy_arg_error(const char *what)
+{
+    if (PyErr_ExceptionMatches(PyExc_OverflowError)) {  /* 10**400, 2**40 for an index... */
+        PyObject *type, *value, *tb;
+        PyErr_Fetch(&type, &value, &tb);
+        PyErr_Format(obpy_error, "%s: a number is out of range (%S)", what, value ? value : Py_None);
+        Py_XDECREF(type); Py_XDECREF(value); Py_XDECREF(tb);
+    } else if (PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) {  /* a str holding a lone surrogate */
+        PyErr_Clear();
+        PyErr_Format(obpy_error, "%s: the text is not valid Unicode (a lone surrogate)", what);
+    }
+    return NULL;
+}
+
+int obpy_double(PyObject *o, const char *what, double *out)
+{
+    *out = PyFloat_AsDouble(o);
+    if (*out == -1 && PyErr_Occurred()) {
+        if (PyErr_ExceptionMatches(PyExc_TypeError)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError, "%s: expected a number, got %.100s", what, Py_TYPE(o)->tp_name);
+        } else {
+            obpy_arg_error(what);
+        }
+        return -1;
+    }
+    return 0;
+}
+
+PyObject *obpy_bad_dt(const char *what, double dt)
+{
+    char got[32];
+    snprintf(got, sizeof got, "%g", dt);
+    return PyErr_Format(obpy_error, "%s: dt must be a finite number of seconds with |dt| <= 1e9, got %s", what, got);
+}
 
 static PyMethodDef methods[] = {
     {"load_bytes", obpy_load_bytes, METH_O,

@@ -11,8 +11,7 @@
 #include "../instance.h"
 #include "../timeline.h"
 
-#define NEED_INST(self) \
-    if (!(self)->inst) { PyErr_SetString(PyExc_RuntimeError, "Instance not initialised"); return NULL; }
+#define NEED_INST(self) OBPY_NEED_INST(self)
 
 typedef obpy_instance InstanceObject;
 
@@ -29,7 +28,8 @@ static PyObject *set_animation(InstanceObject *self, PyObject *args)
     int track, anim, loop;
     double mix;
     NEED_INST(self);
-    if (!PyArg_ParseTuple(args, "iipd", &track, &anim, &loop, &mix)) return NULL;
+    if (!PyArg_ParseTuple(args, "iipd", &track, &anim, &loop, &mix)) return obpy_arg_error("set_animation");
+    if (!isfinite(mix)) return PyErr_Format(obpy_error, "set_animation: mix must be a finite number");
     if (ob_anim_set_animation(self->inst, track, anim, loop, mix) < 0)
         return PyErr_Format(obpy_error, "set_animation: bad track %d or animation %d (tracks 0..%d)", track, anim,
                             OB_MAX_TRACKS - 1);
@@ -41,7 +41,9 @@ static PyObject *add_animation(InstanceObject *self, PyObject *args)
     int track, anim, loop;
     double delay, mix;
     NEED_INST(self);
-    if (!PyArg_ParseTuple(args, "iipdd", &track, &anim, &loop, &delay, &mix)) return NULL;
+    if (!PyArg_ParseTuple(args, "iipdd", &track, &anim, &loop, &delay, &mix)) return obpy_arg_error("add_animation");
+    if (!isfinite(delay) || !isfinite(mix))
+        return PyErr_Format(obpy_error, "add_animation: delay and mix must be finite numbers");
     int r = ob_anim_add_animation(self->inst, track, anim, loop, delay, mix);
     if (r == -2) return PyErr_Format(obpy_error, "add_animation: the queue of track %d is full (%d entries)", track,
                                      OB_QUEUE_CAPACITY);
@@ -55,8 +57,8 @@ static PyObject *clear_track(InstanceObject *self, PyObject *arg)
 {
     NEED_INST(self);
     long track = PyLong_AsLong(arg);
-    if (track == -1 && PyErr_Occurred()) return NULL;
-    if (ob_anim_clear_track(self->inst, (int32_t)track) < 0)
+    if (track == -1 && PyErr_Occurred()) return obpy_arg_error("clear_track");
+    if (track < 0 || track >= OB_MAX_TRACKS || ob_anim_clear_track(self->inst, (int32_t)track) < 0)
         return PyErr_Format(obpy_error, "clear_track: no track %ld (tracks 0..%d)", track, OB_MAX_TRACKS - 1);
     Py_RETURN_NONE;
 }
@@ -67,7 +69,9 @@ static PyObject *set_track_field(InstanceObject *self, PyObject *args, int alpha
     NEED_INST(self);
     int track;
     double v;
-    if (!PyArg_ParseTuple(args, "id", &track, &v)) return NULL;
+    if (!PyArg_ParseTuple(args, "id", &track, &v)) return obpy_arg_error(alpha ? "set_track_alpha" : "set_track_speed");
+    if (!isfinite(v))
+        return PyErr_Format(obpy_error, "%s: expected a finite number", alpha ? "set_track_alpha" : "set_track_speed");
     int rc = alpha ? ob_anim_set_track_alpha(self->inst, track, v) : ob_anim_set_track_speed(self->inst, track, v);
     if (rc < 0) return PyErr_Format(obpy_error, "track %d has no animation", track);
     Py_RETURN_NONE;
@@ -89,8 +93,8 @@ static PyObject *track_info(InstanceObject *self, PyObject *arg)
 {
     NEED_INST(self);
     long ti = PyLong_AsLong(arg);
-    if (ti == -1 && PyErr_Occurred()) return NULL;
-    const ob_track *t = ob_anim_track(self->inst, (int32_t)ti);
+    if (ti == -1 && PyErr_Occurred()) return obpy_arg_error("track");
+    const ob_track *t = ti >= 0 && ti < OB_MAX_TRACKS ? ob_anim_track(self->inst, (int32_t)ti) : NULL;
     if (!t) return PyErr_Format(obpy_error, "no track %ld (tracks 0..%d)", ti, OB_MAX_TRACKS - 1);
     if (!t->has_entry) Py_RETURN_NONE;
     PyObject *q = PyList_New(t->queue_count);
@@ -196,7 +200,7 @@ static PyObject *audio_play(InstanceObject *self, PyObject *args)
     const char *ref;
     PyObject *vol = Py_None, *rate = Py_None, *loop = Py_None;
     NEED_INST(self);
-    if (!PyArg_ParseTuple(args, "s|OOO", &ref, &vol, &rate, &loop)) return NULL;
+    if (!PyArg_ParseTuple(args, "s|OOO", &ref, &vol, &rate, &loop)) return obpy_arg_error(__func__);
     ob_audio_play_opts o;
     memset(&o, 0, sizeof o);
     if (opt_double(vol, &o.has_volume, &o.volume) < 0 || opt_double(rate, &o.has_rate, &o.rate) < 0) return NULL;
@@ -228,7 +232,7 @@ static PyObject *audio_stop(InstanceObject *self, PyObject *args)
 {
     PyObject *ido, *fade = Py_None;
     NEED_INST(self);
-    if (!PyArg_ParseTuple(args, "O|O", &ido, &fade)) return NULL;
+    if (!PyArg_ParseTuple(args, "O|O", &ido, &fade)) return obpy_arg_error(__func__);
     int32_t id;
     int has;
     double f = 0;
@@ -243,7 +247,7 @@ static PyObject *audio_stop_sound(InstanceObject *self, PyObject *args)
     const char *ref;
     PyObject *fade = Py_None;
     NEED_INST(self);
-    if (!PyArg_ParseTuple(args, "s|O", &ref, &fade)) return NULL;
+    if (!PyArg_ParseTuple(args, "s|O", &ref, &fade)) return obpy_arg_error(__func__);
     int has;
     double f = 0;
     if (opt_double(fade, &has, &f) < 0) return NULL;
@@ -305,29 +309,50 @@ static PyObject *anim_notices(InstanceObject *self, PyObject *unused)
 
 /* ---- baking ------------------------------------------------------------------- */
 
-/* bake(dt, steps) -> (steps, n_bones, 6): advance + copy the world per step, in C. */
+/* bake(dt, steps) -> (steps, n_bones, 6): advance + copy the world per step, in
+** C, with the GIL released (unless a script host may be called back).  The
+** request is bounded: steps <= OBPY_MAX_BAKE_STEPS and the result at most
+** OBPY_MAX_BAKE_BYTES (README "Limits"). */
 static PyObject *bake(InstanceObject *self, PyObject *args)
 {
-    double dt;
-    Py_ssize_t steps;
+    PyObject *odt, *osteps;
     NEED_INST(self);
-    if (!PyArg_ParseTuple(args, "dn", &dt, &steps)) return NULL;
-    if (steps < 0) return PyErr_Format(obpy_error, "bake: steps must be >= 0, got %zd", steps);
+    if (!PyArg_ParseTuple(args, "OO", &odt, &osteps)) return obpy_arg_error(__func__);
+    double dt;
+    if (obpy_double(odt, "bake", &dt) < 0) return NULL;
+    if (!OBPY_DT_OK(dt)) return obpy_bad_dt("bake", dt);
+    if (!PyLong_Check(osteps))
+        return PyErr_Format(PyExc_TypeError, "bake: steps must be an int, got %.100s", Py_TYPE(osteps)->tp_name);
+    int overflow;
+    long long steps = PyLong_AsLongLongAndOverflow(osteps, &overflow);
+    if (steps == -1 && PyErr_Occurred()) return NULL;
+    if (overflow || steps < 0 || steps > OBPY_MAX_BAKE_STEPS)
+        return PyErr_Format(obpy_error, "bake: steps must be 0..%lld, got %.40S", (long long)OBPY_MAX_BAKE_STEPS,
+                            osteps);
     ob_instance *inst = self->inst;
     npy_intp nb = inst->doc->bone_count;
-    npy_intp dims[3] = {steps, nb, 6};
+    double bytes = (double)steps * (double)nb * 6 * sizeof(double);
+    if (bytes > OBPY_MAX_BAKE_BYTES)
+        return PyErr_Format(obpy_error, "bake: %lld steps of %zd bones need %.0f bytes, more than the %lld a call "
+                            "may return (bake in parts)", steps, (Py_ssize_t)nb, bytes, (long long)OBPY_MAX_BAKE_BYTES);
+    npy_intp dims[3] = {(npy_intp)steps, nb, 6};
     PyObject *out = PyArray_ZEROS(3, dims, NPY_DOUBLE, 0);
     if (!out) return NULL;
     double *dst = (double *)PyArray_DATA((PyArrayObject *)out);
     size_t frame = (size_t)nb * 6;
-    /* the GIL stays held: a state machine's script host may call back into Python */
-    for (Py_ssize_t i = 0; i < steps; i++) {
+    obpy_call c;
+    if (obpy_begin(self, &c) < 0) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    for (long long i = 0; i < steps; i++) {
         ob_instance_advance(inst, dt);
         memcpy(dst + (size_t)i * frame, inst->world, frame * sizeof *dst);
-        if (PyErr_Occurred()) {
-            Py_DECREF(out);
-            return NULL;
-        }
+    }
+    obpy_end(self, &c);
+    if (PyErr_Occurred()) {
+        Py_DECREF(out);
+        return NULL;
     }
     return out;
 }
@@ -364,7 +389,7 @@ static PyObject *deform_live(InstanceObject *self, PyObject *args)
 {
     int slot, name;
     NEED_INST(self);
-    if (!PyArg_ParseTuple(args, "ii", &slot, &name)) return NULL;
+    if (!PyArg_ParseTuple(args, "ii", &slot, &name)) return obpy_arg_error(__func__);
     if (slot < 0 || slot >= self->inst->doc->slot_count) return PyErr_Format(obpy_error, "no slot %d", slot);
     const ob_deform *d = ob_instance_deform(self->inst, slot, name);
     if (!d) Py_RETURN_NONE;
@@ -380,7 +405,7 @@ static PyObject *seqframe_live(InstanceObject *self, PyObject *args)
 {
     int slot, name;
     NEED_INST(self);
-    if (!PyArg_ParseTuple(args, "ii", &slot, &name)) return NULL;
+    if (!PyArg_ParseTuple(args, "ii", &slot, &name)) return obpy_arg_error(__func__);
     if (slot < 0 || slot >= self->inst->doc->slot_count) return PyErr_Format(obpy_error, "no slot %d", slot);
     const ob_seqframe *f = ob_instance_seqframe(self->inst, slot, name);
     if (!f || !f->set) Py_RETURN_NONE;
@@ -431,7 +456,7 @@ static PyObject *apply_animation(InstanceObject *self, PyObject *args)
     double time, alpha, out_alpha = 0;
     PyObject *into = Py_None, *oa = Py_None;
     NEED_INST(self);
-    if (!PyArg_ParseTuple(args, "idd|OO", &anim, &time, &alpha, &into, &oa)) return NULL;
+    if (!PyArg_ParseTuple(args, "idd|OO", &anim, &time, &alpha, &into, &oa)) return obpy_arg_error(__func__);
     int32_t ids[64];
     ob_mix_out mo = {ids, 0, 0};
     if (oa != Py_None) {
@@ -537,7 +562,7 @@ static PyObject *eval_curve(PyObject *mod, PyObject *args)
 {
     (void)mod;
     PyObject *curve, *t;
-    if (!PyArg_ParseTuple(args, "OO", &curve, &t)) return NULL;
+    if (!PyArg_ParseTuple(args, "OO", &curve, &t)) return obpy_arg_error(__func__);
     ob_curve_kind kind;
     double c[4];
     if (parse_curve(curve, &kind, c) < 0) return NULL;

@@ -4,9 +4,9 @@
 #include "obpy.h"
 
 #include "../constraints.h"
+#include "../curve_spine.h"
 
-#define NEED_INST(self) \
-    if (!(self)->inst) { PyErr_SetString(PyExc_RuntimeError, "Instance not initialised"); return NULL; }
+#define NEED_INST(self) OBPY_NEED_INST(self)
 
 static int check_constraint(const ob_instance *inst, long c)
 {
@@ -70,8 +70,19 @@ static PyObject *physics_state(obpy_instance *self, PyObject *arg)
     long c = PyLong_AsLong(arg);
     if (c == -1 && PyErr_Occurred()) return NULL;
     if (!check_constraint(self->inst, c)) return NULL;
+    if (self->inst->doc->constraints[c].kind != OB_CON_PHYSICS) Py_RETURN_NONE;
+    if (self->inst->doc->pose_model == OB_POSE_MODEL_SPINE) {  /* spine-core 4.2's fields */
+        const ob_spine_physics *p = &self->inst->cons->spine_physics[c];
+        return Py_BuildValue("{s:i,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d}",
+                             "reset", p->reset, "ux", p->ux, "uy", p->uy, "cx", p->cx, "cy", p->cy,
+                             "tx", p->tx, "ty", p->ty, "x_offset", p->x_offset, "x_velocity", p->x_velocity,
+                             "y_offset", p->y_offset, "y_velocity", p->y_velocity,
+                             "rotate_offset", p->rotate_offset, "rotate_velocity", p->rotate_velocity,
+                             "scale_offset", p->scale_offset, "scale_velocity", p->scale_velocity,
+                             "remaining", p->remaining, "last_time", p->last_time);
+    }
     const ob_physics_state *s = &self->inst->cons->physics[c];
-    if (!s->initialised || self->inst->doc->constraints[c].kind != OB_CON_PHYSICS) Py_RETURN_NONE;
+    if (!s->initialised) Py_RETURN_NONE;
     return Py_BuildValue("{s:(dddddd),s:(dddddd),s:(dd),s:(dd),s:d,s:d}",
                          "origin", s->origin.x, s->origin.y, s->origin.vx, s->origin.vy, s->origin.px, s->origin.py,
                          "tip", s->tip.x, s->tip.y, s->tip.vx, s->tip.vy, s->tip.px, s->tip.py,
@@ -87,11 +98,12 @@ static PyObject *trace_physics(obpy_instance *self, PyObject *args)
     NEED_INST(self);
     double dt;
     long steps, which;
-    if (!PyArg_ParseTuple(args, "dll", &dt, &steps, &which)) return NULL;
+    if (!PyArg_ParseTuple(args, "dll", &dt, &steps, &which)) return obpy_arg_error("_trace_physics");
+    if (!OBPY_DT_OK(dt)) return obpy_bad_dt("_trace_physics", dt);
     ob_instance *inst = self->inst;
     const ob_document *doc = inst->doc;
-    if (steps < 0) {
-        PyErr_SetString(PyExc_ValueError, "steps must be >= 0");
+    if (steps < 0 || steps > OBPY_MAX_BAKE_STEPS) {
+        PyErr_SetString(obpy_error, "_trace_physics: steps must be 0..100000000");
         return NULL;
     }
     if (which >= 0 && (!check_constraint(inst, which) || doc->constraints[which].kind != OB_CON_PHYSICS)) {
@@ -166,7 +178,8 @@ PyMethodDef obpy_constraint_methods[] = {
     {"reset_physics", (PyCFunction)reset_physics, METH_NOARGS,
      "Forget every physics state (§7.4): the next update starts at rest."},
     {"_physics_state", (PyCFunction)physics_state, METH_O,
-     "_physics_state(index): the §7.4 state of a physics constraint, None before its first update."},
+     "_physics_state(index): the §7.4 state of a physics constraint, None before its first update "
+     "(the Spine pose model: spine-core 4.2's fields, always)."},
     {"_trace_physics", (PyCFunction)trace_physics, METH_VARARGS,
      "_trace_physics(dt, steps, index): advance steps times, recording physics particles and bone world."},
     {"_set_local_pose", (PyCFunction)set_local_pose, METH_VARARGS,

@@ -62,7 +62,7 @@ PyObject *obpy_json_to_binary(PyObject *self, PyObject *args)
     (void)self;
     const char *text;
     Py_ssize_t len;
-    if (!PyArg_ParseTuple(args, "s#", &text, &len)) return NULL;
+    if (!PyArg_ParseTuple(args, "s#", &text, &len)) return obpy_arg_error(__func__);
     cJSON *root = cJSON_ParseWithLength(text, (size_t)len);
     if (!root) return PyErr_Format(obpy_error, "not valid JSON");
     char msg[512] = "";
@@ -80,7 +80,7 @@ PyObject *obpy_binary_to_json(PyObject *self, PyObject *args)
     (void)self;
     Py_buffer view;
     int pretty = 0;
-    if (!PyArg_ParseTuple(args, "y*|p", &view, &pretty)) return NULL;
+    if (!PyArg_ParseTuple(args, "y*|p", &view, &pretty)) return obpy_arg_error(__func__);
     char msg[512] = "";
     cJSON *root;
     if (ob_binary_is_binary(view.buf, (size_t)view.len))

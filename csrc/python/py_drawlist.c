@@ -8,8 +8,7 @@
 #include "../bounds.h"
 #include "../drawlist.h"
 
-#define NEED_INST(self) \
-    if (!(self)->inst) { PyErr_SetString(PyExc_RuntimeError, "Instance not initialised"); return NULL; }
+#define NEED_INST(self) OBPY_NEED_INST(self)
 
 /* A new array of n rows × cols of type, copied from data. */
 static PyObject *copy_array(const void *data, npy_intp n, npy_intp cols, int type)
@@ -32,8 +31,22 @@ static int set_steal(PyObject *d, const char *key, PyObject *v)
 
 static PyObject *build(obpy_instance *self)
 {
-    if (ob_draw_build(self->inst) < 0) return PyErr_NoMemory();
+    obpy_call c;
+    if (obpy_begin(self, &c) < 0) return NULL;  /* the GIL is released around the build */
+    int rc = ob_draw_build(self->inst);
+    obpy_end(self, &c);
+    if (rc < 0) return PyErr_NoMemory();
     return (PyObject *)self;
+}
+
+static int32_t build_world_vertices(obpy_instance *self)
+{
+    obpy_call c;
+    if (obpy_begin(self, &c) < 0) return -2;
+    int32_t n = ob_world_vertices_build(self->inst);
+    obpy_end(self, &c);
+    if (n < 0) PyErr_NoMemory();
+    return n;
 }
 
 static PyObject *draw_build(obpy_instance *self, PyObject *unused)
@@ -49,8 +62,8 @@ static PyObject *world_vertices_build(obpy_instance *self, PyObject *unused)
 {
     (void)unused;
     NEED_INST(self);
-    int32_t n = ob_world_vertices_build(self->inst);
-    if (n < 0) return PyErr_NoMemory();
+    int32_t n = build_world_vertices(self);
+    if (n < 0) return NULL;
     return PyLong_FromLong(n);
 }
 
@@ -59,7 +72,7 @@ static PyObject *world_vertices(obpy_instance *self, PyObject *unused)
 {
     (void)unused;
     NEED_INST(self);
-    if (ob_world_vertices_build(self->inst) < 0) return PyErr_NoMemory();
+    if (build_world_vertices(self) < 0) return NULL;
     const ob_draw_state *ds = self->inst->draw;
     npy_intp n = ds->wv_count;
     return Py_BuildValue("(NNNNN)", copy_array(ds->wv, ds->wv_vertex_count, 2, NPY_FLOAT32),
@@ -207,7 +220,7 @@ static PyObject *set_text(obpy_instance *self, PyObject *args)
     NEED_INST(self);
     int slot;
     PyObject *text;
-    if (!PyArg_ParseTuple(args, "iO", &slot, &text)) return NULL;
+    if (!PyArg_ParseTuple(args, "iO", &slot, &text)) return obpy_arg_error(__func__);
     if (slot < 0 || slot >= self->inst->doc->slot_count) {
         PyErr_Format(obpy_error, "set_text: no slot %d", slot);
         return NULL;
@@ -279,14 +292,14 @@ static void bounds_dealloc(BoundsObject *self)
 static PyObject *b_aabb_contains_point(BoundsObject *self, PyObject *args)
 {
     double x, y;
-    if (!PyArg_ParseTuple(args, "dd", &x, &y)) return NULL;
+    if (!PyArg_ParseTuple(args, "dd", &x, &y)) return obpy_arg_error(__func__);
     return PyBool_FromLong(ob_bounds_aabb_contains_point(self->b, x, y));
 }
 
 static PyObject *b_aabb_intersects(BoundsObject *self, PyObject *args)
 {
     double x0, y0, x1, y1;
-    if (!PyArg_ParseTuple(args, "dddd", &x0, &y0, &x1, &y1)) return NULL;
+    if (!PyArg_ParseTuple(args, "dddd", &x0, &y0, &x1, &y1)) return obpy_arg_error(__func__);
     return PyBool_FromLong(ob_bounds_aabb_intersects(self->b, x0, y0, x1, y1));
 }
 
@@ -299,14 +312,14 @@ static PyObject *index_or_none(int32_t i)
 static PyObject *b_contains_point(BoundsObject *self, PyObject *args)
 {
     double x, y;
-    if (!PyArg_ParseTuple(args, "dd", &x, &y)) return NULL;
+    if (!PyArg_ParseTuple(args, "dd", &x, &y)) return obpy_arg_error(__func__);
     return index_or_none(ob_bounds_contains_point(self->b, x, y, 0));
 }
 
 static PyObject *b_contains_point_all(BoundsObject *self, PyObject *args)
 {
     double x, y;
-    if (!PyArg_ParseTuple(args, "dd", &x, &y)) return NULL;
+    if (!PyArg_ParseTuple(args, "dd", &x, &y)) return obpy_arg_error(__func__);
     PyObject *l = PyList_New(0);
     for (int32_t i = ob_bounds_contains_point(self->b, x, y, 0); l && i >= 0;
          i = ob_bounds_contains_point(self->b, x, y, i + 1)) {
@@ -320,14 +333,14 @@ static PyObject *b_contains_point_all(BoundsObject *self, PyObject *args)
 static PyObject *b_intersects_segment(BoundsObject *self, PyObject *args)
 {
     double x1, y1, x2, y2;
-    if (!PyArg_ParseTuple(args, "dddd", &x1, &y1, &x2, &y2)) return NULL;
+    if (!PyArg_ParseTuple(args, "dddd", &x1, &y1, &x2, &y2)) return obpy_arg_error(__func__);
     return index_or_none(ob_bounds_intersects_segment(self->b, x1, y1, x2, y2, 0));
 }
 
 static PyObject *b_intersects_segment_all(BoundsObject *self, PyObject *args)
 {
     double x1, y1, x2, y2;
-    if (!PyArg_ParseTuple(args, "dddd", &x1, &y1, &x2, &y2)) return NULL;
+    if (!PyArg_ParseTuple(args, "dddd", &x1, &y1, &x2, &y2)) return obpy_arg_error(__func__);
     PyObject *l = PyList_New(0);
     for (int32_t i = ob_bounds_intersects_segment(self->b, x1, y1, x2, y2, 0); l && i >= 0;
          i = ob_bounds_intersects_segment(self->b, x1, y1, x2, y2, i + 1)) {

@@ -35,8 +35,7 @@ static void dealloc(InstanceObject *self)
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-#define NEED_INST(self) \
-    if (!(self)->inst) { PyErr_SetString(PyExc_RuntimeError, "Instance not initialised"); return NULL; }
+#define NEED_INST(self) OBPY_NEED_INST(self)
 
 PyObject *obpy_view(PyObject *owner, void *data, int nd, npy_intp *dims, int type)
 {
@@ -58,7 +57,8 @@ static PyObject *set_skin(InstanceObject *self, PyObject *arg)
 {
     NEED_INST(self);
     long skin = PyLong_AsLong(arg);
-    if (skin == -1 && PyErr_Occurred()) return NULL;
+    if (skin == -1 && PyErr_Occurred()) return obpy_arg_error("set_skin");
+    if (skin < -1 || skin >= self->inst->doc->skin_count) return PyErr_Format(obpy_error, "set_skin: no skin %ld", skin);
     ob_instance_set_skin(self->inst, (int)skin);
     Py_RETURN_NONE;
 }
@@ -82,9 +82,13 @@ static PyObject *update_world_transform(InstanceObject *self, PyObject *unused)
 static PyObject *advance(InstanceObject *self, PyObject *arg)
 {
     NEED_INST(self);
-    double dt = PyFloat_AsDouble(arg);
-    if (dt == -1 && PyErr_Occurred()) return NULL;
-    ob_instance_advance(self->inst, dt);
+    double dt;
+    if (obpy_double(arg, "advance", &dt) < 0) return NULL;
+    if (!OBPY_DT_OK(dt)) return obpy_bad_dt("advance", dt);
+    obpy_call c;
+    if (obpy_begin(self, &c) < 0) return NULL;
+    ob_instance_advance(self->inst, dt);  /* the GIL is released unless a script host may be called */
+    obpy_end(self, &c);
     Py_RETURN_NONE;
 }
 

@@ -7,8 +7,7 @@
 #include "../particles.h"
 #include "../rng.h"
 
-#define NEED_INST(self) \
-    if (!(self)->inst) { PyErr_SetString(PyExc_RuntimeError, "Instance not initialised"); return NULL; }
+#define NEED_INST(self) OBPY_NEED_INST(self)
 
 static int slot_arg(obpy_instance *self, PyObject *o, int32_t *slot)
 {
@@ -27,7 +26,7 @@ static PyObject *emit_particles_at(obpy_instance *self, PyObject *args)
     PyObject *so;
     double count;
     NEED_INST(self);
-    if (!PyArg_ParseTuple(args, "Od", &so, &count)) return NULL;
+    if (!PyArg_ParseTuple(args, "Od", &so, &count)) return obpy_arg_error(__func__);
     int32_t slot;
     if (slot_arg(self, so, &slot) < 0) return NULL;
     ob_particles_emit(self->inst, slot, count);
@@ -39,7 +38,7 @@ static PyObject *set_emitter_at(obpy_instance *self, PyObject *args)
     PyObject *so;
     int on;
     NEED_INST(self);
-    if (!PyArg_ParseTuple(args, "Op", &so, &on)) return NULL;
+    if (!PyArg_ParseTuple(args, "Op", &so, &on)) return obpy_arg_error(__func__);
     int32_t slot;
     if (slot_arg(self, so, &slot) < 0) return NULL;
     ob_particles_set_emitter(self->inst, slot, on);
@@ -185,7 +184,7 @@ static PyObject *mulberry32(PyObject *unused, PyObject *args)
     (void)unused;
     unsigned long long seed;
     Py_ssize_t n;
-    if (!PyArg_ParseTuple(args, "Kn", &seed, &n)) return NULL;
+    if (!PyArg_ParseTuple(args, "Kn", &seed, &n)) return obpy_arg_error(__func__);
     if (n < 0) n = 0;
     npy_intp dims[1] = {n};
     PyObject *a = PyArray_SimpleNew(1, dims, NPY_DOUBLE);

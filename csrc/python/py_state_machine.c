@@ -5,6 +5,7 @@
 ** Names and conveniences live in openbone/state_machine.py. */
 #include "obpy.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,8 +15,7 @@
 
 typedef obpy_instance InstanceObject;
 
-#define NEED_INST(self) \
-    if (!(self)->inst) { PyErr_SetString(PyExc_RuntimeError, "Instance not initialised"); return NULL; }
+#define NEED_INST(self) OBPY_NEED_INST(self)
 #define NEED_SM(self)                                                                   \
     NEED_INST(self);                                                                    \
     if (!(self)->inst->sm) { PyErr_SetString(obpy_error, "no state machine is running"); return NULL; }
@@ -32,15 +32,19 @@ static int to_value(PyObject *o, ob_value *v)
     }
     if (PyLong_Check(o) || PyFloat_Check(o)) {
         v->kind = OB_VAL_NUMBER;
-        v->number = PyFloat_AsDouble(o);
-        return v->number == -1 && PyErr_Occurred() ? -1 : 0;
+        return obpy_double(o, "set_input", &v->number);  /* 10**400: OpenBoneError */
     }
     if (PyUnicode_Check(o)) {
         v->kind = OB_VAL_STRING;
         v->string = PyUnicode_AsUTF8(o);
+        if (!v->string && PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) {
+            PyErr_Clear();
+            PyErr_SetString(obpy_error, "set_input: the string is not valid Unicode (a lone surrogate)");
+        }
         return v->string ? 0 : -1;
     }
-    PyErr_Format(PyExc_TypeError, "expected a bool, number, string or None, got %.100s", Py_TYPE(o)->tp_name);
+    PyErr_Format(PyExc_TypeError, "set_input: expected a bool, number, string or None, got %.100s",
+                 Py_TYPE(o)->tp_name);
     return -1;
 }
 
@@ -80,7 +84,7 @@ static PyObject *sm_set_input(InstanceObject *self, PyObject *args)
     NEED_SM(self);
     int i;
     PyObject *o;
-    if (!PyArg_ParseTuple(args, "iO", &i, &o)) return NULL;
+    if (!PyArg_ParseTuple(args, "iO", &i, &o)) return obpy_arg_error("set_input");
     ob_value v;
     if (to_value(o, &v) < 0) return NULL;
     return PyBool_FromLong(ob_sm_set_input(self->inst, i, &v));
@@ -117,11 +121,14 @@ static PyObject *sm_pointer(InstanceObject *self, PyObject *args)
     NEED_SM(self);
     int type;
     double x, y;
-    if (!PyArg_ParseTuple(args, "idd", &type, &x, &y)) return NULL;
+    if (!PyArg_ParseTuple(args, "idd", &type, &x, &y)) return obpy_arg_error("pointer");
     if (type < 0 || type > 2) {
         PyErr_SetString(PyExc_ValueError, "pointer type must be 0 (down), 1 (up) or 2 (move)");
         return NULL;
     }
+    if (!isfinite(x) || !isfinite(y))
+        return PyErr_Format(obpy_error, "pointer: x and y must be finite numbers, got (%R, %R)",
+                            PyTuple_GET_ITEM(args, 1), PyTuple_GET_ITEM(args, 2));
     ob_sm_pointer(self->inst, (ob_sm_pointer_type)type, x, y);
     Py_RETURN_NONE;
 }
@@ -131,7 +138,7 @@ static PyObject *sm_hit_test(InstanceObject *self, PyObject *args)
     NEED_SM(self);
     int slot;
     double x, y;
-    if (!PyArg_ParseTuple(args, "idd", &slot, &x, &y)) return NULL;
+    if (!PyArg_ParseTuple(args, "idd", &slot, &x, &y)) return obpy_arg_error("hit_test");
     return PyBool_FromLong(ob_sm_hit_test(self->inst, slot, x, y));
 }
 
@@ -265,6 +272,16 @@ static PyObject *sm_take_log(InstanceObject *self, PyObject *unused)
     if (!sm) return PyList_New(0);
     PyObject *list = PyList_New(sm->log_count);
     if (!list) return NULL;
+    if (sm->log_dropped) {  /* issue 21: the caps of ob_sm_log_record, reported once per take */
+        char text[160];
+        snprintf(text, sizeof text, "%d log records dropped (at most %d records and %d bytes are kept between "
+                 "two reads of the log)", (int)sm->log_dropped, OB_SM_LOG_MAX, OB_SM_LOG_BYTES);
+        PyObject *d = Py_BuildValue("{s:s,s:s,s:O,s:d}", "type", "warning", "text", text, "layer", Py_None,
+                                    "time", sm->elapsed);
+        if (!d || PyList_Append(list, d) < 0) { Py_XDECREF(d); Py_DECREF(list); return NULL; }
+        Py_DECREF(d);
+        sm->log_dropped = 0;
+    }
     for (int32_t i = 0; i < sm->log_count; i++) {
         const ob_sm_log *r = &sm->log[i];
         PyObject *layer = r->layer >= 0 ? PyLong_FromLong(r->layer) : Py_NewRef(Py_None);
@@ -284,7 +301,7 @@ static PyObject *sm_log(InstanceObject *self, PyObject *args)
 {
     NEED_SM(self);
     const char *type, *text;
-    if (!PyArg_ParseTuple(args, "ss", &type, &text)) return NULL;
+    if (!PyArg_ParseTuple(args, "ss", &type, &text)) return obpy_arg_error(__func__);
     ob_sm_log_record(self->inst, type, text, -1);
     Py_RETURN_NONE;
 }
@@ -296,7 +313,7 @@ static PyObject *sm_emit(InstanceObject *self, PyObject *args)
     NEED_SM(self);
     const char *ref;
     PyObject *pi, *pf, *ps;
-    if (!PyArg_ParseTuple(args, "sOOO", &ref, &pi, &pf, &ps)) return NULL;
+    if (!PyArg_ParseTuple(args, "sOOO", &ref, &pi, &pf, &ps)) return obpy_arg_error(__func__);
     const ob_document *doc = self->inst->doc;
     int32_t e = ob_find_name_or_id(doc->events, doc->event_count, sizeof *doc->events,
                                    offsetof(ob_event_data, name), ref);
@@ -329,7 +346,7 @@ static PyObject *sm_set_bone(InstanceObject *self, PyObject *args)
     NEED_SM(self);
     int bone;
     PyObject *props;
-    if (!PyArg_ParseTuple(args, "iO!", &bone, &PyDict_Type, &props)) return NULL;
+    if (!PyArg_ParseTuple(args, "iO!", &bone, &PyDict_Type, &props)) return obpy_arg_error(__func__);
     static const char *names[] = {"rotation", "x", "y", "scaleX", "scaleY", "shearX", "shearY"};
     double vals[7] = {0};
     unsigned mask = 0;
@@ -351,7 +368,7 @@ static PyObject *sm_set_slot(InstanceObject *self, PyObject *args)
     NEED_SM(self);
     int slot, has_att;
     PyObject *color, *att;
-    if (!PyArg_ParseTuple(args, "iOpO", &slot, &color, &has_att, &att)) return NULL;
+    if (!PyArg_ParseTuple(args, "iOpO", &slot, &color, &has_att, &att)) return obpy_arg_error(__func__);
     double rgba[4] = {1, 1, 1, 1};
     int has_color = color != Py_None;
     if (has_color && !PyArg_ParseTuple(color, "dddd", &rgba[0], &rgba[1], &rgba[2], &rgba[3])) return NULL;

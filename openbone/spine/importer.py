@@ -19,22 +19,29 @@ What changes on the way (everything else maps one to one):
   ``"spine"`` (the Spine runtime's 10-segment sampling, the default) or
   ``"exact"`` (solve x(t), then y).
 * The document gets ``"poseModel": "spine"`` (unless ``pose_model="openbone"``):
-  looping time is ``t % d``, two-bone IK softness and reach and transform mixes
-  follow spine-core where OpenBone §5.1 / §7.1 / §7.2 differ (csrc/curve_spine.h).
+  the runtime then poses it as spine-core 4.2 does (update order, inherit, IK,
+  transform, path and physics constraints; csrc/curve_spine.h and the "Spine pose
+  model" section of ``conformance/NOTES.md``), and the import writes what that
+  needs: physics constraints with Spine's own fields (``shearX``, ``limit``, the
+  ``*Global`` flags, Spine's damping/mass/wind/gravity), physics timelines as they
+  are (``reset`` keys as a ``reset`` timeline, a constraint name ``""`` as the id
+  ``""``), transform ``mixY`` / ``mixScaleY``, path ``lengths``, and weighted
+  deform keys per influence (the ``influenceOffsets`` extension: Spine's numbers).
 * Weighted meshes: Spine's flat ``vertices`` become per-vertex influence lists.
-  Spine's weighted deform keys hold one offset per influence; OpenBone one per
-  vertex (added to every influence, §8.3).  The per-vertex offset is the one that
-  gives the same vertex as Spine at the key (``d = M⁻¹ Σ wᵢ Lᵢ dᵢ`` with
-  ``M = Σ wᵢ Lᵢ``, ``Lᵢ`` the linear part of influence bone i in the animation's
-  pose at the key's time); between keys it is approximate when a vertex's
-  influences rotate relative to each other (see ``conformance/NOTES.md``).
+  With ``pose_model="openbone"`` (a plain OpenBone document) weighted deform keys
+  get one offset per vertex (added to every influence, §8.3): the one that gives
+  the same vertex as Spine at the key (``d = M⁻¹ Σ wᵢ Lᵢ dᵢ`` with ``M = Σ wᵢ Lᵢ``,
+  ``Lᵢ`` the linear part of influence bone i in the animation's pose at the key's
+  time); between keys it is approximate when a vertex's influences rotate
+  relative to each other (see ``conformance/NOTES.md``).
 * Linked meshes get their parent's geometry and ``linked: {mesh, deform}``.
-* Physics constraints are mapped onto OpenBone §7.4 (see ``_physics``).
-* Dropped (no OpenBone equivalent, listed in ``result warnings``): physics
-  ``reset`` keys, ``shearX`` / ``limit`` of physics constraints, event ``audio``
-  paths and ``balance``, transform ``mixY`` ≠ ``mixX`` and ``mixScaleY`` ≠
-  ``mixScaleX`` (the X value is used).  Colour spans whose channels have different
-  curves become linear keys at the channels' sample points.
+* ``pose_model="openbone"``: physics constraints are mapped onto OpenBone §7.4
+  (see ``_physics``); dropped with a warning: physics ``reset`` keys, ``shearX`` /
+  ``limit``, transform ``mixY`` ≠ ``mixX`` and ``mixScaleY`` ≠ ``mixScaleX`` (the X
+  value is used).
+* Dropped (no OpenBone equivalent, listed in ``result warnings``): event ``audio``
+  paths and ``balance``.  Colour spans whose channels have different curves become
+  linear keys at the channels' sample points.
 """
 from __future__ import annotations
 
@@ -48,6 +55,13 @@ import numpy as np
 __all__ = ["import_skeleton_json", "skeleton_json_to_dict", "is_skeleton_json"]
 
 _F32 = np.float32
+
+# spine-core 4.2 PhysicsConstraintData fields and SkeletonJson defaults (poseModel "spine")
+_SPINE_PHYSICS_FIELDS = [("x", 0), ("y", 0), ("rotate", 0), ("scaleX", 0), ("shearX", 0), ("limit", 5000),
+                         ("fps", 60), ("inertia", 1), ("strength", 100), ("damping", 1), ("mass", 1), ("wind", 0),
+                         ("gravity", 0), ("mix", 1), ("inertiaGlobal", False), ("strengthGlobal", False),
+                         ("dampingGlobal", False), ("massGlobal", False), ("windGlobal", False),
+                         ("gravityGlobal", False), ("mixGlobal", False)]
 
 
 def _f(x: Any) -> float:
@@ -400,6 +414,8 @@ class _Importer:
             out = {"type": "path", "closed": a.get("closed", False),
                    "constantSpeed": a.get("constantSpeed", True), "color": color}
             out.update(self.vertices(a, a.get("vertexCount", 0), slot_bone))
+            if self.pose_model == "spine" and a.get("lengths"):
+                out["lengths"] = _fl(a["lengths"])  # spine-core's curve lengths (constantSpeed false)
             return out
         if t == "point":
             return {"type": "point", "x": a.get("x", 0), "y": a.get("y", 0), "rotation": a.get("rotation", 0),
@@ -507,10 +523,12 @@ class _Importer:
         for c in self.tr:
             mix_x = c.get("mixX", 1)
             mix_sx = c.get("mixScaleX", 1)
-            if c.get("mixY", mix_x) != mix_x:
+            if self.pose_model == "spine":
+                pass  # mixY / mixScaleY are written (below)
+            elif c.get("mixY", mix_x) != mix_x:
                 self.warn(f"transform {c['name']!r}: mixY {c.get('mixY')} != mixX {mix_x}; OpenBone has one "
                           "mixTranslate (mixX used)")
-            if c.get("mixScaleY", mix_sx) != mix_sx:
+            if self.pose_model != "spine" and c.get("mixScaleY", mix_sx) != mix_sx:
                 self.warn(f"transform {c['name']!r}: mixScaleY != mixScaleX; OpenBone has one mixScale (X used)")
             o = {"id": self.cid[("transform", c["name"])], "name": c["name"], "bones": list(c.get("bones", [])),
                  "target": c.get("target"), "mixRotate": c.get("mixRotate", 1), "mixTranslate": mix_x,
@@ -519,6 +537,9 @@ class _Importer:
                  "offsetScaleX": c.get("scaleX", 0), "offsetScaleY": c.get("scaleY", 0),
                  "offsetShear": c.get("shearY", 0), "local": c.get("local", False),
                  "relative": c.get("relative", False)}
+            if self.pose_model == "spine":  # spine-core's separate Y mixes (the Spine pose model reads them)
+                o["mixY"] = c.get("mixY", mix_x)
+                o["mixScaleY"] = c.get("mixScaleY", mix_sx)
             o["order"] = c.get("order", 0)  # Spine leaves order 0 out
             tr.append(o)
         pa = []
@@ -549,6 +570,13 @@ class _Importer:
         Spine keeps one particle per channel (offsets), OpenBone two spring
         particles (origin, tip): rigs with physics match qualitatively only.
         """
+        if self.pose_model == "spine":
+            # the Spine pose model runs spine-core 4.2's physics on Spine's own fields
+            o = {"id": self.cid[("physics", c["name"])], "name": c["name"], "bone": c.get("bone")}
+            for f, dflt in _SPINE_PHYSICS_FIELDS:
+                o[f] = c.get(f, dflt)
+            o["order"] = c.get("order", 0)  # Spine leaves order 0 out
+            return o
         mass = c.get("mass", 1) or 1
         if c.get("shearX"):
             self.warn(f"physics {c['name']!r}: shearX has no OpenBone equivalent; dropped")
@@ -838,7 +866,9 @@ class _Importer:
             if vs:
                 off = k.get("offset", 0)
                 full[off:off + len(vs)] = np.asarray(vs, dtype=np.float64).astype(np.float32)[:max(0, n - off)]
-            if weighted:
+            if weighted and self.pose_model == "spine":
+                offs = [float(x) for x in full]  # the influenceOffsets extension: Spine's own numbers
+            elif weighted:
                 offs = self.weighted_deform(att["weights"], full)
                 self.weighted_keys.append((self.current_anim, att["weights"], full))
             else:
@@ -846,7 +876,7 @@ class _Importer:
                 # Spine keeps setup + offset as float32: store exactly that difference
                 offs = [float(x) for x in ((b + full).astype(np.float64) - b.astype(np.float64))] if vs else [0.0] * n
             key = {"time": _f(k.get("time", 0)), "value": offs}
-            if weighted:
+            if weighted and self.pose_model != "spine":
                 self.weighted_keys[-1] += (key,)
             nxt = keys[ki + 1] if ki + 1 < len(keys) else None
             if nxt is not None:
@@ -857,7 +887,8 @@ class _Importer:
                 if cv is not None:
                     key["curve"] = cv
             ks.append(key)
-        return {"target": "deform", "id": sname, "attachment": aname, "property": "offsets", "keys": ks}
+        prop = "influenceOffsets" if weighted and self.pose_model == "spine" else "offsets"
+        return {"target": "deform", "id": sname, "attachment": aname, "property": prop, "keys": ks}
 
     def weighted_deform(self, weights, full: np.ndarray, world: Optional[np.ndarray] = None) -> List[float]:
         """Per-influence offsets → one offset per vertex: the offset that gives
@@ -914,12 +945,15 @@ class _Importer:
             for k in kk:
                 k.setdefault("mixY", k.get("mixX", 1))
                 k.setdefault("mixScaleY", k.get("mixScaleX", 1))
-                if k["mixY"] != k.get("mixX", 1) or k["mixScaleY"] != k.get("mixScaleX", 1):
+                if self.pose_model != "spine" and (k["mixY"] != k.get("mixX", 1) or
+                                                   k["mixScaleY"] != k.get("mixScaleX", 1)):
                     self.warn(f"transform keys {name!r}: mixY/mixScaleY differ from the X values (X used)")
             vals = self.keys(kk, [("mixRotate", 1), ("mixX", 1), ("mixY", 1), ("mixScaleX", 1), ("mixScaleY", 1),
                                   ("mixShearY", 1)], ident)
-            for prop, ks in (("mixRotate", vals[0]), ("mixTranslate", vals[1]), ("mixScale", vals[3]),
-                             ("mixShear", vals[5])):
+            props = [("mixRotate", vals[0]), ("mixTranslate", vals[1]), ("mixScale", vals[3]), ("mixShear", vals[5])]
+            if self.pose_model == "spine":
+                props += [("mixY", vals[2]), ("mixScaleY", vals[4])]
+            for prop, ks in props:
                 tls.append({"target": "transform", "id": cid, "property": prop, "keys": ks})
         for name, timelines in (a.get("path") or {}).items():
             cid = self.cid.get(("path", name))
@@ -940,6 +974,9 @@ class _Importer:
                             {"target": "path", "id": cid, "property": "mixX", "keys": x},
                             {"target": "path", "id": cid, "property": "mixY", "keys": y}]
         for name, timelines in (a.get("physics") or {}).items():
+            if self.pose_model == "spine":
+                self.anim_physics_spine(name, timelines, tls)
+                continue
             targets = [c for c in self.ph if c["name"] == name] if name else list(self.ph)
             for tname, keys in timelines.items():
                 if not keys:
@@ -961,6 +998,32 @@ class _Importer:
                     (ks,) = self.keys(keys, [("value", dflt)], conv)
                     tls.append({"target": "physics", "id": self.cid[("physics", c["name"])], "property": tname,
                                 "keys": ks})
+
+    def anim_physics_spine(self, name: str, timelines: Dict[str, Any], tls: List[Dict[str, Any]]) -> None:
+        """Physics keys under the Spine pose model: Spine's values as they are
+        (absolute), ``reset`` keys as a ``reset`` timeline (times only), and a
+        constraint name ``""`` kept as the id ``""`` (the runtime applies it to the
+        constraints whose *Global flag is set; a reset: to all)."""
+        if name:
+            cid = self.cid.get(("physics", name))
+            if cid is None:
+                self.warn(f"physics timelines for missing constraint {name!r}; dropped")
+                return
+        else:
+            cid = ""
+        for tname, keys in timelines.items():
+            if not keys:
+                continue
+            if tname == "reset":
+                tls.append({"target": "physics", "id": cid, "property": "reset",
+                            "keys": [{"time": _f(k.get("time", 0))} for k in keys]})
+                continue
+            if tname not in ("inertia", "strength", "damping", "mass", "wind", "gravity", "mix"):
+                self.warn(f"physics timeline {tname!r} unknown; dropped")
+                continue
+            dflt = {"inertia": 1, "strength": 100, "damping": 1, "mass": 1, "mix": 1}.get(tname, 0)
+            (ks,) = self.keys(keys, [("value", dflt)], lambda vi, v: v)
+            tls.append({"target": "physics", "id": cid, "property": tname, "keys": ks})
 
     def draw_order(self, keys) -> Dict[str, Any]:
         n = len(self.slots)
@@ -1047,6 +1110,8 @@ class _Importer:
                 if not ks or ks[0]["time"] <= 0:
                     continue
                 t, p, i = tl["target"], tl["property"], tl["id"]
+                if t == "physics" and (p == "reset" or i == ""):
+                    continue  # no value / no one setup value (spine-core applies nothing before the first key)
                 if t == "bone":
                     v = bones[i][p]
                 elif t == "slot":
@@ -1177,10 +1242,10 @@ def import_skeleton_json(src: Union[str, os.PathLike, Dict[str, Any]], curves: s
     """Import a skeleton JSON 4.2 file (a path or the parsed dict) as an
     :class:`openbone.Document`.  ``curves="spine"`` (default) samples beziers as
     the Spine runtime does (10 segments per span); ``"exact"`` solves them.
-    ``pose_model="spine"`` (default) writes ``"poseModel": "spine"``: the three
-    places where OpenBone's rules differ from the Spine runtime's (looping
-    time, two-bone IK softness and reach, transform mixes ≠ 0) follow Spine;
-    ``"openbone"`` keeps the OpenBone rules (§5.1, §7.1, §7.2).  ``atlas``: see
+    ``pose_model="spine"`` (default) writes ``"poseModel": "spine"``: the
+    runtime poses it as spine-core 4.2 (constraints, inherit modes, physics,
+    per-influence deform, looping time); ``"openbone"`` writes a plain OpenBone
+    document posed by the OpenBone rules.  ``atlas``: see
     :func:`openbone.import_skeleton` (which also reads ``.skel``)."""
     from .source import import_skeleton
     return import_skeleton(src, atlas=atlas, curves=curves, name=name, pose_model=pose_model)

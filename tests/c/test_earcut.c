@@ -14,7 +14,7 @@
 #include <string.h>
 
 #ifndef REF_DIR
-#define REF_DIR "../../../shared/reference/earcut"
+#define REF_DIR "../data/earcut"
 #endif
 
 typedef struct tcase {

@@ -72,6 +72,15 @@ static void test_animation_and_draw(const char *root)
     }
     CHECK(same, "bake equals repeated advances");
     CHECK(ob_instance_time(a) == ob_instance_time(b), "clocks agree");
+    /* issue 21: non-finite or enormous dt is refused and changes nothing */
+    double t = ob_instance_time(a), x = ob_instance_world(a)[4];
+    CHECK(ob_instance_advance(a, NAN) == OB_ERR_ARGUMENT && ob_instance_advance(a, INFINITY) == OB_ERR_ARGUMENT &&
+              ob_instance_advance(a, -INFINITY) == OB_ERR_ARGUMENT && ob_instance_advance(a, 2 * OB_MAX_DT) == OB_ERR_ARGUMENT,
+          "bad dt refused");
+    CHECK(ob_instance_bake(a, NAN, 3, baked) == OB_ERR_ARGUMENT && ob_instance_bake(a, 0.1, -1, baked) == OB_ERR_ARGUMENT,
+          "bad bake refused");
+    CHECK(ob_instance_time(a) == t && ob_instance_world(a)[4] == x, "nothing changed");
+    CHECK(ob_instance_advance(a, OB_MAX_DT) == OB_OK && ob_instance_time(a) == t + OB_MAX_DT, "1e9 s accepted");
 
     int n = ob_instance_draw(a);
     CHECK(n > 0, "draw items: %d", n);
@@ -130,6 +139,7 @@ static void test_state_machine(const char *root)
     CHECK(s && strcmp(s, "locomotion") == 0, "speed 0.5 ⇒ locomotion: %s", s ? s : "(null)");
     CHECK(ob_instance_set_input_number(inst, 999, 1) == OB_ERR_ARGUMENT, "bad input index");
     CHECK(ob_instance_pointer(inst, OB_POINTER_MOVE, 0, 0) == OB_OK, "pointer");
+    CHECK(ob_instance_pointer(inst, OB_POINTER_MOVE, NAN, 0) == OB_ERR_ARGUMENT, "NaN pointer refused");
     ob_instance_free(inst);
     ob_document_free(doc);
 }

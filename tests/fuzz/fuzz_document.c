@@ -1,7 +1,10 @@
 /* fuzz_document.c: libFuzzer harness for the whole load path (§2): JSON or
 ** binary bytes → ob_document_load → an instance → a few frames with every
-** skin.  Any crash, leak, hang or sanitizer report is a bug: bad input must
-** only ever produce an ob_error.
+** skin, then the first animation (looping) and the first state machine
+** through hostile time steps (issue 21): huge, negative, NaN, ±inf and one
+** taken from the input's last bytes.  Any crash, leak, hang or sanitizer
+** report is a bug: bad input must only ever produce an ob_error, and a
+** refused dt must change nothing.
 **
 ** A structure-aware mutator helps libFuzzer past the JSON syntax: when the
 ** input parses as JSON, one node of the tree is changed (a number made
@@ -18,13 +21,67 @@
 
 #include "include/openbone.h"
 
+/* issue 22: past the loader, on an instance of its own: up to four animations on
+** track 0, cross-faded into each other with the next one queued on track 1 (§5/§6:
+** timelines, mixing and the constraints they key), the draw list after each; then
+** the first state machine (§9) with its inputs set and fired (errors for missing
+** indices are fine), pointer events queued, a few frames and the draw list. */
+static void play(const ob_document *doc)
+{
+    ob_error err;
+    ob_instance *inst = ob_instance_create(doc, &err);
+    if (!inst) return;
+    int anims = ob_document_animation_count(doc);
+    for (int a = 0; a < anims && a < 4; a++) {
+        ob_instance_set_animation(inst, 0, a, a & 1, 0.1);
+        if (anims > 1) ob_instance_add_animation(inst, 1, (a + 1) % anims, 0, 0.2, 0.1);
+        for (int f = 0; f < 4; f++) ob_instance_advance(inst, f == 2 ? 0.3 : 1.0 / 30);
+        ob_instance_draw(inst);
+    }
+    ob_instance_free(inst);
+    if (ob_document_state_machine_count(doc) <= 0 || !(inst = ob_instance_create(doc, &err))) return;
+    if (ob_instance_start_state_machine(inst, 0) == OB_OK) {
+        for (int f = 0; f < 6; f++) {
+            ob_instance_set_input_number(inst, f % 4, f * 0.5 - 1);
+            ob_instance_set_input_bool(inst, (f + 1) % 4, f & 1);
+            ob_instance_fire(inst, (f + 2) % 4);
+            ob_instance_pointer(inst, (ob_pointer_type)(f % 3), 10.0 * f - 20, 5.0 * f - 10);
+            ob_instance_advance(inst, f == 3 ? 0.4 : 1.0 / 30);
+        }
+        ob_instance_draw(inst);
+    }
+    ob_instance_free(inst);
+}
+
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
+
+/* issue 21: time steps an application should never send, and one from the
+** input (its last 8 bytes as a double: any bit pattern, NaN payloads too).
+** Accepted steps must return OB_OK; refused ones OB_ERR_ARGUMENT with the
+** clock unchanged. */
+static void hostile_steps(const ob_document *doc, ob_instance *inst, const uint8_t *data, size_t size, int machine)
+{
+    double mine = 0;
+    if (size >= 8) memcpy(&mine, data + size - 8, 8);
+    const double steps[] = {1.0 / 60, 1e9, -0.25, NAN, INFINITY, -INFINITY, 1e300, -1e9, 7.3, 1e-300, 0, mine,
+                            1.0 / 60, 123456.789, 1.0 / 60};
+    if (!machine && ob_document_animation_count(doc) > 0) ob_instance_set_animation(inst, 0, 0, 1, 0);
+    for (size_t k = 0; k < sizeof steps / sizeof *steps; k++) {
+        double before = ob_instance_time(inst);
+        ob_status st = ob_instance_advance(inst, steps[k]);
+        int ok = fabs(steps[k]) <= OB_MAX_DT;
+        if (ok ? st != OB_OK : st != OB_ERR_ARGUMENT || ob_instance_time(inst) != before) abort();
+    }
+    double world[6 * 4];
+    if (ob_document_bone_count(doc) <= 4 && ob_instance_bake(inst, NAN, 1, world) != OB_ERR_ARGUMENT) abort();
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     ob_error err;
     ob_document *doc = ob_document_load(data, size, &err);
     if (!doc) return 0;
+    play(doc);
     ob_instance *inst = ob_instance_create(doc, &err);
     if (inst) {
         int skins = ob_document_skin_count(doc);
@@ -33,7 +90,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             ob_instance_advance(inst, 1.0 / 60);
             ob_instance_advance(inst, 0.25);
         }
+        hostile_steps(doc, inst, data, size, 0);
         ob_instance_free(inst);
+        if (ob_document_state_machine_count(doc) > 0 && (inst = ob_instance_create(doc, &err))) {
+            if (ob_instance_start_state_machine(inst, 0) == OB_OK) hostile_steps(doc, inst, data, size, 1);
+            ob_instance_free(inst);
+        }
     }
     ob_document_free(doc);
     return 0;

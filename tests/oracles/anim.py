@@ -18,13 +18,13 @@ values but never solves them) and that draw nothing (draw is written as []).
 """
 from __future__ import annotations
 
-import json
 import math
 import os
 import sys
 from typing import Any, Dict, List, Optional
 
 from .base import bone_world
+from . import common
 from .common import (IDENTITY, REPO, animation_duration, find_animation, js_or, lerp, local_time,  # noqa: F401
                      num_out, parse_hex, sample_array, sample_color, sample_number, sample_step,
                      skin_attachment, wrap_deg)
@@ -461,6 +461,9 @@ class Player:
         cmds, self.state.audio.commands = self.state.audio.commands, []
         return ev, cmds
 
+    def action(self, kind, arg):
+        raise NotImplementedError(kind)
+
     def sample(self, step, time, ev, cmds):
         return {"step": step, "time": num_out(time), **skeleton_sample(self.sk), "draw": [],
                 "events": events_sample(ev), "audio": audio_sample(cmds, self.ids), "states": []}
@@ -503,8 +506,12 @@ def audio_sample(cmds, ids: Dict[str, str]) -> List[Dict[str, Any]]:
     return audio
 
 
-def run_case(doc, case):
-    p = Player(doc)
+def run_case(doc, case, player=None):
+    """FORMAT.md case running: tracks, queue, steps with setAnimation / addAnimation actions.
+    ``player`` (default a Player of this module) may be any object with ``state`` (an
+    AnimationState), ``advance(dt)`` → (events, audio commands), ``sample(step, time, ev,
+    cmds)`` and ``action(kind, arg)`` for the other actions (oracles.full passes its own)."""
+    p = player if player is not None else Player(doc)
     for t in case.get("tracks") or []:
         p.state.set_animation(t.get("track", 0), find_animation(doc, t["animation"]), bool(t.get("loop", False)), 0)
     for q in case.get("queue") or []:
@@ -522,30 +529,25 @@ def run_case(doc, case):
                 p.state.add_animation(a.get("track", 0), find_animation(doc, a["animation"]),
                                       bool(a.get("loop", False)), a.get("delay", 0), a.get("mix", 0.2))
             else:
-                raise NotImplementedError(kind)
+                p.action(kind, a)
         dt = float(g["dt"])
         for _ in range(int(g.get("repeat", 1))):
             ev, cmds = p.advance(dt)
-            time += dt
+            time += dt  # §12: summed exactly as given
             step += 1
             samples.append(p.sample(step, time, ev, cmds))
     return {"name": case["name"], "samples": samples}
 
 
 def run_case_file(path):
-    with open(path) as f:
-        cases = json.load(f)
-    with open(os.path.join(os.path.dirname(path), cases["document"])) as f:
-        doc = json.load(f)
-    return {"document": cases["document"], "cases": [run_case(doc, c) for c in cases["cases"]]}
+    return common.run_case_file(path, run_case)
 
 
 CASES = os.path.join(REPO, "conformance", "cases", "animation.json")
 EXPECTED = os.path.join(REPO, "conformance", "expected", "animation.json")
 
 
-def dumps(samples) -> str:
-    return json.dumps(samples, indent=1) + "\n"
+dumps = common.dumps_indented
 
 
 def main(argv=None):

@@ -30,13 +30,13 @@ checks against both::
 
 from __future__ import annotations
 
-import copy
 import json
 import math
 import os
 from typing import Any, Dict, List, Optional
 
-from .common import DEG, IDENTITY, Unsupported, num, num_out, parse_hex  # noqa: F401
+from . import common
+from .common import DEG, IDENTITY, Unsupported, load_document, load_path, num, num_out, parse_hex  # noqa: F401
 
 INHERIT_MODES = ("normal", "onlyTranslation", "noRotation", "noScale")
 
@@ -99,29 +99,6 @@ def bone_world(p, local: Dict[str, float], inherit: str):
 # ---------------------------------------------------------------------------
 # §2 loading
 # ---------------------------------------------------------------------------
-
-def load_document(src) -> Dict[str, Any]:
-    """Parse (str / bytes / dict / path) and apply the §2 checks and defaults we need."""
-    if isinstance(src, dict):
-        doc = copy.deepcopy(src)
-    else:
-        if isinstance(src, (bytes, bytearray)):
-            src = src.decode("utf-8")
-        doc = json.loads(src)
-    if not isinstance(doc, dict) or doc.get("format") != "openbone":
-        raise ValueError("not an openbone document")
-    version = doc.get("version")
-    if isinstance(version, (int, float)) and version > 1:
-        raise ValueError("unsupported version %r" % (version,))
-    return doc
-
-
-def load_path(path: str) -> Dict[str, Any]:
-    if path.endswith(".obonb"):
-        raise Unsupported("binary documents are not implemented by the oracle")
-    with open(path, "rb") as f:
-        return load_document(f.read())
-
 
 _BONE_DEFAULTS = {"x": 0.0, "y": 0.0, "rotation": 0.0, "scaleX": 1.0, "scaleY": 1.0,
                   "shearX": 0.0, "shearY": 0.0}
@@ -340,46 +317,52 @@ def document_supported(doc: Dict[str, Any]) -> Optional[str]:
     return None
 
 
+def drive(inst, case: Dict[str, Any], advance=None, sample=None, action=None) -> Dict[str, Any]:
+    """FORMAT.md case running on an oracle instance: ``skin`` right after construction, then
+    the ``setup`` sample (re-posed when a skin is set: no time passes) or the step groups
+    (their actions, then ``repeat`` × advance(dt) and a sample, time summed exactly as given,
+    §12).  ``action(kind, arg)`` runs an action (default: setSkin only)."""
+    advance = advance or inst.advance
+    sample = sample or inst.sample
+    skin = case.get("skin")
+    if skin is not None:
+        inst.set_skin(skin)
+    if case.get("setup"):
+        if skin is not None:
+            inst.set_to_setup_pose()
+            inst.update_world_transform()
+        return {"name": case.get("name"), "samples": [sample(0, 0.0)]}
+    samples = []
+    time = 0.0
+    step = 0
+    for group in case.get("steps") or []:
+        for a in group.get("actions") or []:
+            (kind, arg), = a.items()
+            if action is not None:
+                action(kind, arg)
+            elif kind == "setSkin":
+                inst.set_skin(arg)  # takes effect at the next advance
+            else:
+                raise Unsupported("action %r" % kind)
+        dt = float(group.get("dt", 0))
+        for _ in range(int(group.get("repeat", 1))):
+            advance(dt)
+            time += dt
+            step += 1
+            samples.append(sample(step, time))
+    return {"name": case.get("name"), "samples": samples}
+
+
 def run_case(doc: Dict[str, Any], case: Dict[str, Any]) -> Dict[str, Any]:
     why = case_supported(case)
     if why:
         raise Unsupported("case %r uses %s" % (case.get("name"), why))
-    inst = Instance(doc)
-    skin = case.get("skin")
-    if skin is not None:
-        inst.set_skin(skin)
-    samples = []
-    if case.get("setup"):
-        if skin is not None:
-            # FORMAT.md: with a skin the runner re-poses (no time passes).
-            inst.set_to_setup_pose()
-            inst.update_world_transform()
-        samples.append(inst.sample(0, 0.0))
-    else:
-        time = 0.0
-        step = 0
-        for group in case.get("steps") or []:
-            for action in group.get("actions") or []:
-                inst.set_skin(action["setSkin"])  # takes effect at the next advance
-            dt = float(group.get("dt", 0))
-            repeat = group.get("repeat", 1)
-            for _ in range(int(repeat)):
-                inst.advance(dt)
-                time += dt  # summed exactly as given (spec §12)
-                step += 1
-                samples.append(inst.sample(step, time))
-    return {"name": case.get("name"), "samples": samples}
+    return drive(Instance(doc), case)
 
 
 def run_case_file(path: str) -> Dict[str, Any]:
     """Samples for every case of a case file, in the FORMAT.md sample-file shape."""
-    with open(path, "r", encoding="utf-8") as f:
-        cases = json.load(f)
-    doc_ref = cases["document"]
-    doc_path = os.path.join(os.path.dirname(os.path.abspath(path)), doc_ref)
-    doc = load_path(doc_path)
-    out_cases = [run_case(doc, c) for c in cases.get("cases") or []]
-    return {"document": doc_ref, "cases": out_cases}
+    return common.run_case_file(path, run_case)
 
 
 def case_file_supported(path: str) -> Optional[str]:

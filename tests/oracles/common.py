@@ -8,6 +8,9 @@ point-in-polygon test, and the write / ``--check`` loop of the expected-file gen
 
 from __future__ import annotations
 
+import contextlib
+import copy
+import json
 import math
 import os
 import struct
@@ -128,14 +131,31 @@ def hex_or(v, default=(1.0, 1.0, 1.0, 1.0)) -> List[float]:
 # §4 maths
 # ---------------------------------------------------------------------------
 
+_WRAP_OTHER_SIDE = [False]
+
+
 def wrap_deg(d: float) -> float:
-    """§4.4 wrapDeg: JS % (fmod), then into (-180, 180]."""
+    """§4.4 wrapDeg: JS % (fmod), then into (-180, 180].  Inside ``wrap_other_side()`` a result
+    within 1e-9 of ±180 is sent to the other side of that boundary (for the differential test:
+    which side an exact ±180 lands on is decided by the last ulp)."""
     d = math.fmod(d, 360.0)
     if d > 180:
         d -= 360
     elif d <= -180:
         d += 360
+    if _WRAP_OTHER_SIDE[0] and abs(abs(d) - 180) < 1e-9:
+        return d - 360 if d > 0 else d + 360
     return d
+
+
+@contextlib.contextmanager
+def wrap_other_side():
+    """Evaluate with wrapDeg's ±180 boundary cases sent to the other side (see wrap_deg)."""
+    _WRAP_OTHER_SIDE[0] = True
+    try:
+        yield
+    finally:
+        _WRAP_OTHER_SIDE[0] = False
 
 
 def multiply(p, l):
@@ -337,8 +357,44 @@ def atlas_uv(region: Dict[str, Any], page: Dict[str, Any], u: float, v: float):
 
 
 # ---------------------------------------------------------------------------
-# expected-file generators
+# §2 documents, FORMAT.md case files, expected-file generators
 # ---------------------------------------------------------------------------
+
+def load_document(src) -> Dict[str, Any]:
+    """Parse (str / bytes / dict) and apply the §2 checks the oracles need."""
+    if isinstance(src, dict):
+        doc = copy.deepcopy(src)
+    else:
+        if isinstance(src, (bytes, bytearray)):
+            src = src.decode("utf-8")
+        doc = json.loads(src)
+    if not isinstance(doc, dict) or doc.get("format") != "openbone":
+        raise ValueError("not an openbone document")
+    version = doc.get("version")
+    if isinstance(version, (int, float)) and version > 1:
+        raise ValueError("unsupported version %r" % (version,))
+    return doc
+
+
+def load_path(path: str) -> Dict[str, Any]:
+    if path.endswith(".obonb"):
+        raise Unsupported("binary documents are not implemented by the oracles")
+    with open(path, "rb") as f:
+        return load_document(f.read())
+
+
+def run_case_file(path: str, run_case: Callable[[Dict[str, Any], Dict[str, Any]], Dict[str, Any]]) -> Dict[str, Any]:
+    """Samples for every case of a case file (FORMAT.md sample-file shape), ``document``
+    resolved relative to the case file."""
+    with open(path, encoding="utf-8") as f:
+        cases = json.load(f)
+    doc = load_path(os.path.join(os.path.dirname(os.path.abspath(path)), cases["document"]))
+    return {"document": cases["document"], "cases": [run_case(doc, c) for c in cases.get("cases") or []]}
+
+
+def dumps_indented(samples) -> str:
+    return json.dumps(samples, indent=1) + "\n"
+
 
 def expected_path(case_path: str) -> str:
     """conformance/cases/X.json -> conformance/expected/X.json."""

@@ -27,14 +27,13 @@ timelines, deform keys, state machines.
 
 from __future__ import annotations
 
-import json
 import math
-import os
 import sys
 from typing import Any, Dict, List, Optional
 
 from . import base
 from .base import bone_world
+from . import common
 from .common import (DEG, IDENTITY, RAD, Unsupported, apply, clamp, f32, find_animation, invert,  # noqa: F401
                      local_time, multiply, sample_number, sample_step, skin_attachment, wrap_deg)
 from .common import num as _n
@@ -120,13 +119,15 @@ class Constraint:
 class Instance(base.Instance):
     """base.Instance plus §7 constraints."""
 
+    SLIDERS = False  # §7.5 lives in oracles.full (it needs §5 applyAnimation)
+
     def __init__(self, doc, skin=None):
         doc = base.load_document(doc)
         sk = doc.get("skeleton") or {}
-        if sk.get("sliders"):
-            raise Unsupported("sliders are not implemented by the constraint oracle")
+        if sk.get("sliders") and not self.SLIDERS:
+            raise Unsupported("sliders are not implemented by the constraint oracle (oracles.full has them)")
         stripped = dict(doc)
-        stripped["skeleton"] = {k: v for k, v in sk.items() if k not in KINDS}
+        stripped["skeleton"] = {k: v for k, v in sk.items() if k not in KINDS + ("sliders",)}
         self.constraints: List[Constraint] = []
         self.pending = 0.0
         self.scale = (1.0, 1.0)  # placement scale (§7 unit scale)
@@ -364,29 +365,23 @@ class Instance(base.Instance):
             if b is None or b is target:
                 continue
             if d.get("local"):
+                # §7.2 local mode: no per-channel gate (CLARIFICATIONS "Runtime rules the text
+                # leaves open"): each channel runs with its mix as it is, negative included.
                 p, t, s = b.applied, target.applied, target.setup
                 if not relative:
-                    if mr > 0:
-                        p["rotation"] += wrap(t["rotation"] + off_r - p["rotation"]) * mr
-                    if mt > 0:
-                        p["x"] += (t["x"] + off_x - p["x"]) * mt
-                        p["y"] += (t["y"] + off_y - p["y"]) * mt
-                    if ms > 0:
-                        p["scaleX"] += (t["scaleX"] + off_sx - p["scaleX"]) * ms
-                        p["scaleY"] += (t["scaleY"] + off_sy - p["scaleY"]) * ms
-                    if mh > 0:
-                        p["shearY"] += (t["shearY"] + off_sh - p["shearY"]) * mh
+                    p["rotation"] += wrap(t["rotation"] + off_r - p["rotation"]) * mr
+                    p["x"] += (t["x"] + off_x - p["x"]) * mt
+                    p["y"] += (t["y"] + off_y - p["y"]) * mt
+                    p["scaleX"] += (t["scaleX"] + off_sx - p["scaleX"]) * ms
+                    p["scaleY"] += (t["scaleY"] + off_sy - p["scaleY"]) * ms
+                    p["shearY"] += (t["shearY"] + off_sh - p["shearY"]) * mh
                 else:
-                    if mr > 0:
-                        p["rotation"] += (wrap(t["rotation"] - s["rotation"]) + off_r) * mr
-                    if mt > 0:
-                        p["x"] += (t["x"] - s["x"] + off_x) * mt
-                        p["y"] += (t["y"] - s["y"] + off_y) * mt
-                    if ms > 0:
-                        p["scaleX"] *= 1 + ((t["scaleX"] / s["scaleX"] if s["scaleX"] else 1) - 1 + off_sx) * ms
-                        p["scaleY"] *= 1 + ((t["scaleY"] / s["scaleY"] if s["scaleY"] else 1) - 1 + off_sy) * ms
-                    if mh > 0:
-                        p["shearY"] += (t["shearY"] - s["shearY"] + off_sh) * mh
+                    p["rotation"] += (wrap(t["rotation"] - s["rotation"]) + off_r) * mr
+                    p["x"] += (t["x"] - s["x"] + off_x) * mt
+                    p["y"] += (t["y"] - s["y"] + off_y) * mt
+                    p["scaleX"] *= 1 + ((t["scaleX"] / s["scaleX"] if s["scaleX"] else 1) - 1 + off_sx) * ms
+                    p["scaleY"] *= 1 + ((t["scaleY"] / s["scaleY"] if s["scaleY"] else 1) - 1 + off_sy) * ms
+                    p["shearY"] += (t["shearY"] - s["shearY"] + off_sh) * mh
                 self.update_subtree(b, True)
                 continue
             w, t = b.world, target.world
@@ -427,33 +422,9 @@ class Instance(base.Instance):
         return skin_attachment(self.skins, self.skin, slot.id, slot.attachment)
 
     def world_vertices(self, slot, att) -> List[float]:
-        """§8.3 float32 world vertices.  Deform offsets (the fixtures key none; a
-        caller may set ``self.deforms[(slot id, attachment name)]``): vertex i
-        adds (off[2i], off[2i+1]), missing values 0, to its local position, or to
-        every influence's (x, y) when weighted."""
-        out = []
-        sbw = slot.bone.world
-        off = getattr(self, "deforms", {}).get((slot.id, slot.attachment))
-
-        def d(i):
-            return off[i] if off is not None and i < len(off) else 0.0
-        weights = att.get("weights")
-        if isinstance(weights, list) and weights:
-            for v, infl in enumerate(weights):
-                wx = wy = 0.0
-                for inf in infl:
-                    bone = self.find_bone(inf.get("bone"))
-                    m = bone.world if bone is not None else sbw
-                    x, y = apply(m, _n(inf.get("x")) + d(2 * v), _n(inf.get("y")) + d(2 * v + 1))
-                    wx += _n(inf.get("weight")) * x
-                    wy += _n(inf.get("weight")) * y
-                out += [f32(wx), f32(wy)]
-        else:
-            vs = att.get("vertices") or []
-            for i in range(0, len(vs) - 1, 2):
-                x, y = apply(sbw, vs[i] + d(i), vs[i + 1] + d(i + 1))
-                out += [f32(x), f32(y)]
-        return out
+        """§8.3 float32 world vertices, deform offsets included (``self.deforms``)."""
+        from .draw import polygon_world
+        return [f32(c) for p in polygon_world(self, slot, att) for c in p]
 
     def apply_path(self, c, dt):
         v, d = c.values, c.data
@@ -729,43 +700,22 @@ def run_case(doc, case):
     tracks = []
     for t in case.get("tracks") or []:
         tracks = [Track(find_animation(doc, t["animation"]), bool(t.get("loop", False)))]
-    skin = case.get("skin")
-    if skin is not None:
-        inst.set_skin(skin)
-    samples = []
-    if case.get("setup"):
-        if skin is not None:
-            inst.set_to_setup_pose()
-            inst.update_world_transform()
-        samples.append(inst.sample(0, 0.0))
-        return {"name": case.get("name"), "samples": samples}
-    time = 0.0
-    step = 0
-    for group in case.get("steps") or []:
-        for action in group.get("actions") or []:
-            inst.set_skin(action["setSkin"])
-        dt = float(group.get("dt", 0))
-        for _ in range(int(group.get("repeat", 1))):
-            for tr in tracks:  # §6 update: time += dt·speed
-                tr.time += dt
-            inst.set_to_setup_pose()
-            for tr in tracks:  # §6 apply (alpha 1, no mixing)
-                apply_animation_alpha1(inst, tr.anim, local_time(tr.anim, tr.time, tr.loop))
-            if dt > 0:
-                inst.clock += dt
-                inst.pending += dt
-            inst.update_world_transform()
-            time += dt
-            step += 1
-            samples.append(inst.sample(step, time))
-    return {"name": case.get("name"), "samples": samples}
+
+    def advance(dt):
+        for tr in tracks:  # §6 update: time += dt·speed
+            tr.time += dt
+        inst.set_to_setup_pose()
+        for tr in tracks:  # §6 apply (alpha 1, no mixing)
+            apply_animation_alpha1(inst, tr.anim, local_time(tr.anim, tr.time, tr.loop))
+        if dt > 0:
+            inst.clock += dt
+            inst.pending += dt
+        inst.update_world_transform()
+    return base.drive(inst, case, advance)
 
 
 def run_case_file(path):
-    with open(path, encoding="utf-8") as f:
-        cases = json.load(f)
-    doc = base.load_path(os.path.join(os.path.dirname(os.path.abspath(path)), cases["document"]))
-    return {"document": cases["document"], "cases": [run_case(doc, c) for c in cases.get("cases") or []]}
+    return common.run_case_file(path, run_case)
 
 
 def main(argv=None):

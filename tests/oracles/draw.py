@@ -3,11 +3,11 @@
 Written from the specification text (runtime spec §8, file format "Images and the
 texture atlas", CLARIFICATIONS, FORMAT.md), never from csrc/.  It works on the
 posed ``tests/oracles/base.py`` Instance (bone worlds, slots, skins) and the document
-dict.  Scope: what a pose without animations can show (regions incl. packed,
-rotated, trimmed and polygon regions; unweighted and weighted meshes without
-deform; clipping masks; shapes; sequences driven by the clock or an input
-default; text templates; bounding boxes and their queries).  Deform offsets,
-keyed sequence frames and particles raise ``Unsupported``.
+dict.  Scope: regions incl. packed, rotated, trimmed and polygon regions; unweighted
+and weighted meshes with deform offsets (``inst.deforms``, linked meshes); clipping
+masks; shapes; sequences driven by a keyed frame (``inst.sequence_frames``), an
+input default, the animation time (``inst.animation_time``) or the clock; text
+templates; bounding boxes and their queries.  Particles raise ``Unsupported``.
 
 Borrowed, independently verified helpers: ``openbone.earcut`` (checked against
 mapbox earcut's own fixtures in tests/test_earcut.py) for shape / clipping indices
@@ -18,13 +18,11 @@ and ``openbone._core.format_template`` (tests/test_jsnum.py) for §8.9 templates
 
 from __future__ import annotations
 
-import json
 import math
-import os
 import sys
 from typing import Any, Dict, List, Optional
 
-from . import base
+from . import base, common
 from .common import (DEG, Unsupported, apply, atlas_uv, f32, hex_or, num_out,  # noqa: F401
                      point_in_polygon, skin_attachment)
 from .common import num as _n
@@ -155,25 +153,43 @@ def earcut(points):
     return [int(i) for i in openbone.earcut(flat)]
 
 
-def polygon_world(inst, slot, att):
-    """§8.3 world vertices of mesh / boundingBox / clipping, without deform."""
+def deform_offsets(inst, slot, att, name):
+    """§8.3 the slot's deform offsets for this attachment (None: none set).  A mesh with
+    ``linked.deform`` reads slot.deform[linked.mesh] if present, else slot.deform[own name];
+    the offsets live in ``inst.deforms[(slot id, attachment name)]`` (set by timelines)."""
+    deforms = getattr(inst, "deforms", None) or {}
+    linked = att.get("linked")
+    if att.get("type") == "mesh" and isinstance(linked, dict) and linked.get("deform"):
+        off = deforms.get((slot.id, linked.get("mesh")))
+        if off is not None:
+            return off
+    return deforms.get((slot.id, name))
+
+
+def polygon_world(inst, slot, att, name=None):
+    """§8.3 world vertices (doubles) of mesh / path / boundingBox, deform offsets added (missing
+    values at the end count as 0; weighted: the same offset on every influence)."""
     m = slot.bone.world
+    off = deform_offsets(inst, slot, att, slot.attachment if name is None else name)
+
+    def d(i):
+        return off[i] if off is not None and i < len(off) else 0.0
     weights = att.get("weights")
     if isinstance(weights, list) and weights:
         out = []
-        for infs in weights:
+        for v, infs in enumerate(weights):
             x = y = 0.0
             for inf in infs:
                 b = inst._bone_by_id.get(inf.get("bone"))
                 bm = b.world if b is not None else m
-                wx, wy = apply(bm, _n(inf.get("x"), 0), _n(inf.get("y"), 0))
+                wx, wy = apply(bm, _n(inf.get("x"), 0) + d(2 * v), _n(inf.get("y"), 0) + d(2 * v + 1))
                 w = _n(inf.get("weight"), 0)
                 x += w * wx
                 y += w * wy
             out.append((x, y))
         return out
     v = att.get("vertices") or []
-    return [apply(m, v[2 * i], v[2 * i + 1]) for i in range(len(v) // 2)]
+    return [apply(m, v[2 * i] + d(2 * i), v[2 * i + 1] + d(2 * i + 1)) for i in range(len(v) // 2)]
 
 
 # ---------------------------------------------------------------------------
@@ -186,8 +202,14 @@ def _inputs(doc):
             yield inp
 
 
-def sequence_counter(inst, att):
+def sequence_counter(inst, att, slot=None, name=None):
+    """§8.6 counter: keyed frame k ⇒ floor(k + 1e-6) + offset | input set ⇒ floor(v + 1e-6) +
+    offset | floor((animationTime ?? clock)·fps + 1e-6) + offset.  Keyed frames live in
+    ``inst.sequence_frames[(slot id, attachment name)]``, the time in ``inst.animation_time``."""
     offset = _n(att.get("offset"), 0)
+    frames = getattr(inst, "sequence_frames", None) or {}
+    if slot is not None and (slot.id, name) in frames:
+        return math.floor(math.floor(frames[(slot.id, name)] + 1e-6) + offset)
     ref = att.get("input")
     if ref is not None:
         for inp in _inputs(inst.doc):
@@ -196,7 +218,9 @@ def sequence_counter(inst, att):
                 if isinstance(d, (int, float)):
                     return math.floor(math.floor(float(d) + 1e-6) + offset)
                 break
-    t = inst.clock  # animationTime is null: nothing plays in the oracle
+    t = getattr(inst, "animation_time", None)
+    if t is None:
+        t = inst.clock
     return math.floor(math.floor(t * _n(att.get("fps"), 0) + 1e-6) + offset)
 
 
@@ -244,7 +268,8 @@ def _item(slot, name, kind, color, texture, verts, uvs, indices, text=None, blen
 
 
 def draw_list(inst, overrides=None) -> List[Dict[str, Any]]:
-    """The §8.4 draw list of the oracle instance's current pose (unrounded)."""
+    """The §8.4 draw list of the oracle instance's current pose (unrounded).  Particles
+    items come from ``inst.particle_item(slot)`` when the instance has one (oracles.full)."""
     doc = inst.doc
     atlas = Atlas(doc)
     overrides = overrides or {}
@@ -294,7 +319,7 @@ def draw_list(inst, overrides=None) -> List[Dict[str, Any]]:
             color = _tint(sc, ac)
             if color[3] > 0:
                 img = att.get("image")
-                verts = polygon_world(inst, slot, att)
+                verts = polygon_world(inst, slot, att, name)
                 fu = att.get("uvs") or []
                 uvs = [(fu[2 * i] if 2 * i < len(fu) else 0, fu[2 * i + 1] if 2 * i + 1 < len(fu) else 0)
                        for i in range(len(verts))]
@@ -305,7 +330,7 @@ def draw_list(inst, overrides=None) -> List[Dict[str, Any]]:
                                    [int(i) for i in att.get("triangles") or []]))
         elif kind == "sequence":
             frames = att.get("frames") or []
-            k = sequence_index(att.get("mode", "loop"), sequence_counter(inst, att), len(frames))
+            k = sequence_index(att.get("mode", "loop"), sequence_counter(inst, att, slot, name), len(frames))
             fr = frames[k] if k is not None else None
             color = _tint(sc, ac)
             if fr is not None and fr.get("image") in atlas.images and color[3] > 0:
@@ -374,7 +399,11 @@ def draw_list(inst, overrides=None) -> List[Dict[str, Any]]:
                 items.append(_item(slot, name, "shape", color, tex, verts, [(cu, cv)] * len(verts),
                                    earcut(local)))
         elif kind == "particles":
-            raise Unsupported("particles")
+            if not hasattr(inst, "particle_item"):
+                raise Unsupported("particles")
+            it = inst.particle_item(slot)
+            if it is not None:
+                items.append(it)
         # after the slot's items (§8.4)
         if mask is not None and mask[0] is not slot and len(items) > first:
             serial = mask[2]
@@ -419,7 +448,7 @@ def bounds(inst, queries=()):
         att = get_attachment(inst, slot, slot.attachment)
         if att is None or att.get("type") != "boundingBox":
             continue
-        v = [(f32(x), f32(y)) for x, y in polygon_world(inst, slot, att)]
+        v = [(f32(x), f32(y)) for x, y in polygon_world(inst, slot, att, slot.attachment)]
         if len(v) < 3:
             continue
         xs, ys = [p[0] for p in v], [p[1] for p in v]
@@ -486,44 +515,26 @@ def run_case(doc, case):
             raise Unsupported(k)
     inst = base.Instance(doc)
     overrides: Dict[str, Optional[str]] = {}
-    if case.get("skin") is not None:
-        inst.set_skin(case["skin"])
-    samples = []
-    if case.get("setup"):
-        if case.get("skin") is not None:
-            inst.set_to_setup_pose()
-            inst.update_world_transform()
-        samples.append(sample(inst, 0, 0.0, case, overrides))
-        return {"name": case.get("name"), "samples": samples}
-    time, step = 0.0, 0
-    for group in case.get("steps") or []:
-        for action in group.get("actions") or []:
-            (k, a), = action.items()
-            if k == "setSkin":
-                inst.set_skin(a)
-            elif k == "setText":
-                slot = next((s for s in inst.slots if s.name == a[0]), None) or \
-                    next((s for s in inst.slots if s.id == a[0]), None)
-                if slot is not None:
-                    if a[1] is None:
-                        overrides.pop(slot.name, None)
-                    else:
-                        overrides[slot.name] = a[1]
-            else:
-                raise Unsupported("action %r" % k)
-        for _ in range(int(group.get("repeat", 1))):
-            inst.advance(float(group["dt"]))
-            time += float(group["dt"])
-            step += 1
-            samples.append(sample(inst, step, time, case, overrides))
-    return {"name": case.get("name"), "samples": samples}
+
+    def action(k, a):
+        if k == "setSkin":
+            inst.set_skin(a)
+        elif k == "setText":
+            slot = next((s for s in inst.slots if s.name == a[0]), None) or \
+                next((s for s in inst.slots if s.id == a[0]), None)
+            if slot is not None:
+                if a[1] is None:
+                    overrides.pop(slot.name, None)
+                else:
+                    overrides[slot.name] = a[1]
+        else:
+            raise Unsupported("action %r" % k)
+    return base.drive(inst, case, sample=lambda step, time: sample(inst, step, time, case, overrides),
+                      action=action)
 
 
 def run_case_file(path):
-    with open(path, encoding="utf-8") as f:
-        cases = json.load(f)
-    doc = base.load_path(os.path.join(os.path.dirname(os.path.abspath(path)), cases["document"]))
-    return {"document": cases["document"], "cases": [run_case(doc, c) for c in cases.get("cases") or []]}
+    return common.run_case_file(path, run_case)
 
 
 def dumps(samples) -> str:

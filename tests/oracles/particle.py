@@ -24,7 +24,7 @@ import os
 import sys
 from typing import Any, Callable, Dict, List, Optional
 
-from . import base
+from . import base, common
 from .common import REPO, atlas_uv, f32, local_time, num_out, sample_number, sample_step
 
 STEP = 1 / 60
@@ -487,29 +487,35 @@ class ParticleInstance(base.Instance):
     def particle_items(self) -> List[Dict[str, Any]]:
         out = []
         for slot in self.draw_order:
-            si = self.slots.index(slot)
-            if not slot.bone.active:
-                continue
-            found = self.particles_attachment(slot)
-            e = self.emitters.get(si)
-            if found is None or e is None or e.key != found[0]:
-                continue
-            d = e.data
-            ok, tex, uvs = self.texture_and_uvs(d)
-            if not ok:
-                continue
-            n, verts, colors = e.geometry(self.frac, slot.bone.world, slot.color)
-            if n == 0:
-                continue
-            indices = []
-            for q in range(n):
-                indices += [4 * q + k for k in (0, 1, 2, 0, 2, 3)]
-            out.append({"slot": slot.name, "attachment": found[0][2], "type": "particles",
-                        "blend": d["blend"], "texture": tex, "vertices": verts,
-                        "uvs": [r32(v) for v in uvs] * n, "indices": indices,
-                        "color": list(slot.color), "dark": None, "colors": colors,
-                        "clip": None, "text": None})
+            item = self.particle_item(slot)
+            if item is not None:
+                out.append(item)
         return out
+
+    def particle_item(self, slot) -> Optional[Dict[str, Any]]:
+        """§8.8 the slot's particles item (unrounded), None when it draws nothing."""
+        si = self.slots.index(slot)
+        if not slot.bone.active:
+            return None
+        found = self.particles_attachment(slot)
+        e = self.emitters.get(si)
+        if found is None or e is None or e.key != found[0]:
+            return None
+        d = e.data
+        ok, tex, uvs = self.texture_and_uvs(d)
+        if not ok:
+            return None
+        n, verts, colors = e.geometry(self.frac, slot.bone.world, slot.color)
+        if n == 0:
+            return None
+        indices = []
+        for q in range(n):
+            indices += [4 * q + k for k in (0, 1, 2, 0, 2, 3)]
+        return {"slot": slot.name, "attachment": found[0][2], "type": "particles",
+                "blend": d["blend"], "texture": tex, "vertices": verts,
+                "uvs": [r32(v) for v in uvs] * n, "indices": indices,
+                "color": list(slot.color), "dark": None, "colors": colors,
+                "clip": None, "text": None}
 
     def sample(self, step: int, time: float) -> Dict[str, Any]:
         # bones and slots as the base oracle writes them; draw = the particle items (the
@@ -531,42 +537,26 @@ def run_case(doc, case: Dict[str, Any]) -> Dict[str, Any]:
         if case.get(k):
             raise base.Unsupported("particle oracle: case uses %s" % k)
     inst = ParticleInstance(doc)
-    if case.get("skin") is not None:
-        inst.set_skin(case["skin"])
     tracks = case.get("tracks") or []
     if len(tracks) > 1 or any(t.get("track", 0) != 0 for t in tracks):
         raise base.Unsupported("particle oracle: one track 0 only")
     for t in tracks:
         inst.set_animation(t["animation"], bool(t.get("loop", False)))
-    samples = []
-    time = 0.0
-    step = 0
-    for group in case.get("steps") or []:
-        for action in group.get("actions") or []:
-            (kind, arg), = action.items()
-            if kind == "setSkin":
-                inst.set_skin(arg)
-            elif kind == "setEmitter":
-                inst.set_emitter(arg[0], arg[1])
-            elif kind == "emitParticles":
-                inst.emit_particles(arg[0], arg[1])
-            else:
-                raise base.Unsupported("particle oracle: action %s" % kind)
-        dt = float(group["dt"])
-        for _ in range(int(group.get("repeat", 1))):
-            inst.advance(dt)
-            time += dt
-            step += 1
-            samples.append(inst.sample(step, time))
-    return {"name": case.get("name"), "samples": samples}
+
+    def action(kind, arg):
+        if kind == "setSkin":
+            inst.set_skin(arg)
+        elif kind == "setEmitter":
+            inst.set_emitter(arg[0], arg[1])
+        elif kind == "emitParticles":
+            inst.emit_particles(arg[0], arg[1])
+        else:
+            raise base.Unsupported("particle oracle: action %s" % kind)
+    return base.drive(inst, case, action=action)
 
 
-def run_case_file(path: str) -> Dict[str, Any]:
-    with open(path, "r", encoding="utf-8") as f:
-        cases = json.load(f)
-    doc_path = os.path.join(os.path.dirname(os.path.abspath(path)), cases["document"])
-    doc = base.load_path(doc_path)
-    return {"document": cases["document"], "cases": [run_case(doc, c) for c in cases.get("cases") or []]}
+def run_case_file(path):
+    return common.run_case_file(path, run_case)
 
 
 def dumps(samples: Dict[str, Any]) -> str:

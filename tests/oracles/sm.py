@@ -22,13 +22,13 @@ constraints that move bones, drawn attachments.
 """
 from __future__ import annotations
 
-import json
 import math
 import os
 import sys
 from typing import Any, Dict, List, Optional
 
 from .anim import Audio, Skeleton, audio_sample, crossed, events_sample, skeleton_sample
+from . import common
 from .common import REPO, animation_duration, f32, local_time, num_out, pairs, parse_hex, point_in_polygon
 
 CASES = os.path.join(REPO, "conformance", "cases", "state-machine.json")
@@ -623,15 +623,10 @@ def run_case(doc, case):
 
 
 def run_case_file(path):
-    with open(path) as f:
-        cases = json.load(f)
-    with open(os.path.join(os.path.dirname(path), cases["document"])) as f:
-        doc = json.load(f)
-    return {"document": cases["document"], "cases": [run_case(doc, c) for c in cases["cases"]]}
+    return common.run_case_file(path, run_case)
 
 
-def dumps(samples) -> str:
-    return json.dumps(samples, indent=1) + "\n"
+dumps = common.dumps_indented
 
 
 def main(argv=None):
