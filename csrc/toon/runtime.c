@@ -234,11 +234,12 @@ const char *jt_global_name(const jt_runtime *rt, int i, double *value)
 
 /* ---- characters ------------------------------------------------------------------------------- */
 
-static jt_character *find_char(jt_runtime *rt, const char *id)
+jt_character *jt_find_char(jt_runtime *rt, const char *id)
 {
     int32_t i = id ? jt_strtab_find(&rt->charids, id) : -1;
     return i < 0 ? NULL : rt->chars[i];
 }
+#define find_char jt_find_char
 
 jt_status jt_add_character(jt_runtime *rt, const char *id, int legs)
 {
@@ -616,6 +617,17 @@ static void yield_to_step(jt_runtime *rt, jt_thread *th)
     rt->polled = 1;
 }
 
+/* for director.c: wait until t owning what the block glides; the thread's current scope */
+int jt_thread_wait(jt_runtime *rt, jt_thread *th, double t) { return wake_at(rt, th, t); }
+void jt_thread_own(jt_thread *th, int kind, int32_t slot, uint32_t serial)
+{
+    jt_owned *o = &th->owned[th->nowned++];
+    o->limb = (uint8_t)kind;
+    o->slot = slot;
+    o->serial = serial;
+}
+uint64_t jt_thread_scope(const jt_thread *th) { return cur_scope(th); }
+
 /* ---- blocks ----------------------------------------------------------------------------------------------- */
 
 static int loop_next(jt_runtime *rt, jt_thread *th, double now)
@@ -742,6 +754,7 @@ static int exec(jt_runtime *rt, jt_thread *th, const jt_block *b, double now)
     case OP_MOODSET:
         in->mood = b->str;
         in->mood_seq = ++rt->wseq;
+        in->mood_t = now;
         return R_CONTINUE;
     case OP_VIEW:
         in->view = b->aux;
@@ -780,6 +793,7 @@ static int exec(jt_runtime *rt, jt_thread *th, const jt_block *b, double now)
         jt_frame *f = push_frame(th, FR_FOR, &b->body, b, 1);
         if (!f) return jt_fail(rt, JT_ERR_RUN, "internal: frame stack"), R_ERR;
         f->serial = ++rt->serial;
+        f->deadline = end;
         if (end != INFINITY &&
             jt_push_event(rt, end, 0, EV_DEADLINE, th, in, f->serial, th->depth - 1, 0) < 0)
             return jt_fail(rt, JT_ERR_MEMORY, "out of memory"), R_ERR;
@@ -871,8 +885,6 @@ static int exec(jt_runtime *rt, jt_thread *th, const jt_block *b, double now)
     }
 }
 
-void jt_director_script_ended(jt_runtime *rt, jt_instance *in, int script, double now);
-
 /* Runs th until it waits, ends or is killed. */
 static int thread_run(jt_runtime *rt, jt_thread *th, double now)
 {
@@ -931,13 +943,8 @@ int resume(jt_runtime *rt, jt_thread *th, double now)
         }
         if (r != R_DONE) return r;
         jt_thread *p = th->parent;
-        jt_instance *in = th->inst;
-        int script = th->script;
         jt_kill_thread(rt, th, now);  /* closes what a stop left open; a branch counts itself out */
-        if (!p) {
-            if (in->director) jt_director_script_ended(rt, in, script, now);
-            return R_DONE;
-        }
+        if (!p) return R_DONE;  /* a scene's end is checked after the event (director.c) */
         if (p->status != TH_JOIN || p->children > 0 || p->spawning) return R_DONE;
         p->depth--;  /* the together's frame */
         p->status = TH_RUN;
@@ -952,6 +959,11 @@ static int run_event(jt_runtime *rt, const jt_event *e)
     switch (e->kind) {
     case EV_WAKE: {
         jt_thread *th = e->ptr;
+        if (th->inst->director) {  /* a line ends, a glide lands (§7.2, §7.4) */
+            void jt_director_landed(jt_instance *in, const jt_owned *o, double now);
+            for (int32_t i = 0; i < th->nowned; i++)
+                if (th->owned[i].limb == 2) jt_director_landed(th->inst, &th->owned[i], now);
+        }
         th->nowned = 0;  /* a glide that ran its time has landed */
         return resume(rt, th, now) == R_ERR ? -1 : 0;
     }
@@ -994,6 +1006,10 @@ int jt_run_due(jt_runtime *rt, double T)
         jt_event e = pop_event(rt);
         if (e.t > rt->t) rt->t = e.t;
         if (run_event(rt, &e) < 0) return -1;
+        if (e.inst && e.inst->director) {  /* the scene may have ended (§7.6) */
+            int jt_director_check(jt_runtime *rt, jt_instance *in, double now);
+            if (jt_director_check(rt, e.inst, e.t) < 0) return -1;
+        }
     }
 }
 
@@ -1011,8 +1027,6 @@ jt_status jt_step_to(jt_runtime *rt, double T)
     int r = jt_run_due(rt, T);
     if (r < 0) return JT_ERR_RUN;
     rt->t = T > t0 ? T : t0;
-    int jt_director_after_step(jt_runtime *rt);
-    if (jt_director_after_step(rt) < 0) return JT_ERR_RUN;
     return JT_OK;
 }
 
@@ -1093,6 +1107,21 @@ static void instance_free(jt_instance *in)
     free(in->frames);
     free(in->owned);
     free(in);
+}
+
+int jt_thread_held(const jt_thread *th)
+{
+    if (th->status == TH_FREE) return 1;
+    if (th->status != TH_HOLD && th->status != TH_JOIN) return 0;
+    for (int32_t i = 0; i < th->depth; i++)  /* a for with a time queued will wake it */
+        if (th->frames[i].kind == FR_FOR && th->frames[i].deadline != INFINITY) return 0;
+    if (th->status == TH_JOIN) {
+        const jt_instance *in = th->inst;
+        int32_t off = in->script_off[th->script], end = in->script_off[th->script + 1];
+        for (int32_t i = off; i < end; i++)
+            if (in->thr[i].status != TH_FREE && in->thr[i].parent == th && !jt_thread_held(&in->thr[i])) return 0;
+    }
+    return 1;
 }
 
 static int32_t inst_reserve(const jt_instance *in)
@@ -1256,7 +1285,7 @@ int jt_scratch_reserve(jt_runtime *rt)
 }
 
 /* Adds a new instance to its character and the runtime (allocation happens here). */
-static int instance_attach(jt_runtime *rt, jt_instance *in)
+int jt_attach(jt_runtime *rt, jt_instance *in)
 {
     jt_character *c = in->chr;
     if (jt_grow((void **)&rt->insts, &rt->capinsts, rt->ninsts + 1, sizeof *rt->insts) < 0) return -1;
@@ -1283,7 +1312,8 @@ static int instance_attach(jt_runtime *rt, jt_instance *in)
         if (c) c->ninst--;
         return -1;
     }
-    if (jt_reserve(rt, inst_reserve(in), in->nthr) < 0 || jt_scratch_reserve(rt) < 0) {
+    in->nreserve = inst_reserve(in);
+    if (jt_reserve(rt, in->nreserve, in->nthr) < 0 || jt_scratch_reserve(rt) < 0) {
         if (c) c->ninst--;
         return -1;
     }
@@ -1327,7 +1357,7 @@ void jt_instance_stop(jt_runtime *rt, jt_instance *in)
                 rt->ninsts--;
                 break;
             }
-        rt->reserve -= inst_reserve(in);
+        rt->reserve -= in->nreserve;
         rt->folreserve -= in->prog->nmotions;
         rt->nthreads_total -= in->nthr;
         rt->nscripts_live -= in->prog->nscripts;
@@ -1347,7 +1377,7 @@ int jt_run_scripts(jt_runtime *rt, jt_instance **ins, const int32_t *scripts, in
         root->status = TH_RUN;
         root->parent = NULL;
         root->depth = 0;
-        root->base_scope = 0;
+        root->base_scope = in->root_scope;
         root->gen++;
         push_frame(root, FR_SEQ, &in->prog->scripts[scripts[i]].body, NULL, 0);
     }
@@ -1361,26 +1391,26 @@ int jt_run_scripts(jt_runtime *rt, jt_instance **ins, const int32_t *scripts, in
     return 0;
 }
 
-static jt_instance *find_instance(jt_runtime *rt, uint64_t id)
+jt_instance *jt_find_instance(jt_runtime *rt, uint64_t id)
 {
     for (int32_t i = 0; i < rt->ninsts; i++)
         if (rt->insts[i]->id == id) return rt->insts[i];
     return NULL;
 }
 
-jt_status jt_start_behaviour(jt_runtime *rt, const char *char_id, const jt_program *p, double dur,
-                             const jt_param *params, int nparams, uint64_t *instance)
+uint64_t jt_start_instance(jt_runtime *rt, jt_character *c, const jt_program *p, double dur, const jt_param *params,
+                           int nparams, int run_due, int *skipped)
 {
-    if (instance) *instance = 0;
-    jt_character *c = find_char(rt, char_id);
-    if (!c) return jt_fail(rt, JT_ERR_ARGUMENT, "unknown character \"%.100s\"", char_id ? char_id : "");
-    if (!p) return jt_fail(rt, JT_ERR_ARGUMENT, "no program");
-    if (p->kind != 0) return jt_fail(rt, JT_ERR_ARGUMENT, "start_behaviour runs a behaviour, not a %s", jt_kind_name(p->kind));
+    if (skipped) *skipped = 0;
     jt_instance *in = jt_instance_new(rt, c, p, dur, params, nparams);
-    if (!in) return rt->err[0] && strstr(rt->err, "out of memory") ? JT_ERR_MEMORY : JT_ERR_RUN;
-    if (instance_attach(rt, in) < 0) {
+    if (!in) {
+        if (skipped) *skipped = 1;
+        return 0;
+    }
+    if (jt_attach(rt, in) < 0) {
         instance_free(in);
-        return jt_fail(rt, JT_ERR_MEMORY, "out of memory");
+        jt_fail(rt, JT_ERR_MEMORY, "out of memory");
+        return 0;
     }
     int32_t *scripts = malloc(((size_t)p->nscripts + 1) * sizeof *scripts);
     jt_instance **ins = malloc(((size_t)p->nscripts + 1) * sizeof *ins);
@@ -1388,7 +1418,8 @@ jt_status jt_start_behaviour(jt_runtime *rt, const char *char_id, const jt_progr
         free(scripts);
         free(ins);
         jt_instance_stop(rt, in);
-        return jt_fail(rt, JT_ERR_MEMORY, "out of memory");
+        jt_fail(rt, JT_ERR_MEMORY, "out of memory");
+        return 0;
     }
     int n = 0;
     for (int s = 0; s < p->nscripts; s++)
@@ -1400,22 +1431,35 @@ jt_status jt_start_behaviour(jt_runtime *rt, const char *char_id, const jt_progr
     int r = jt_run_scripts(rt, ins, scripts, n, rt->t);
     free(scripts);
     free(ins);
-    if (r == 0) r = jt_run_due(rt, rt->t);
+    if (r == 0 && run_due) r = jt_run_due(rt, rt->t);
     if (r < 0) {  /* a behaviour failing at once is not started */
         char msg[sizeof rt->err];
         snprintf(msg, sizeof msg, "%s", rt->err);
-        jt_instance *still = find_instance(rt, id);
+        jt_instance *still = jt_find_instance(rt, id);
         if (still) jt_instance_stop(rt, still);
         snprintf(rt->err, sizeof rt->err, "%s", msg);
-        return JT_ERR_RUN;
+        return 0;
     }
+    return id;
+}
+
+jt_status jt_start_behaviour(jt_runtime *rt, const char *char_id, const jt_program *p, double dur,
+                             const jt_param *params, int nparams, uint64_t *instance)
+{
+    if (instance) *instance = 0;
+    jt_character *c = find_char(rt, char_id);
+    if (!c) return jt_fail(rt, JT_ERR_ARGUMENT, "unknown character \"%.100s\"", char_id ? char_id : "");
+    if (!p) return jt_fail(rt, JT_ERR_ARGUMENT, "no program");
+    if (p->kind != 0) return jt_fail(rt, JT_ERR_ARGUMENT, "start_behaviour runs a behaviour, not a %s", jt_kind_name(p->kind));
+    uint64_t id = jt_start_instance(rt, c, p, dur, params, nparams, 1, NULL);
+    if (!id) return strstr(rt->err, "out of memory") ? JT_ERR_MEMORY : JT_ERR_RUN;
     if (instance) *instance = id;
     return JT_OK;
 }
 
 jt_status jt_stop_behaviour(jt_runtime *rt, uint64_t id)
 {
-    jt_instance *in = find_instance(rt, id);
+    jt_instance *in = jt_find_instance(rt, id);
     if (!in || !in->chr) return JT_OK;  /* already stopped: nothing to do */
     jt_instance_stop(rt, in);
     return JT_OK;
@@ -1436,6 +1480,17 @@ jt_status jt_emit(jt_runtime *rt, const char *event, const char *char_id, const 
         only = find_char(rt, char_id);
         if (!only) return jt_fail(rt, JT_ERR_ARGUMENT, "unknown character \"%.100s\"", char_id);
     }
+    int err = 0;
+    jt_fire_hats(rt, only, hat, key, name, rt->t, &err);
+    int r = err ? -1 : 0;
+    if (r == 0) r = jt_run_due(rt, rt->t);
+    return r < 0 ? JT_ERR_RUN : JT_OK;
+}
+
+/* Every (instance, script) with this hat (on one character or all) runs at now: talk-start and
+** talk-end set the talking input first. */
+void jt_fire_hats(jt_runtime *rt, jt_character *only, int hat, const char *key, const char *name, double now, int *err)
+{
     jt_instance **ins = rt->hat_ins;  /* reserved when the instances started: no allocation */
     int32_t *scripts = rt->hat_scripts;
     int n = 0;
@@ -1457,7 +1512,5 @@ jt_status jt_emit(jt_runtime *rt, const char *event, const char *char_id, const 
             }
         }
     }
-    int r = n ? jt_run_scripts(rt, ins, scripts, n, rt->t) : 0;
-    if (r == 0) r = jt_run_due(rt, rt->t);
-    return r < 0 ? JT_ERR_RUN : JT_OK;
+    if (n && jt_run_scripts(rt, ins, scripts, n, now) < 0) *err = 1;
 }

@@ -130,6 +130,27 @@ int main(void)
     jt_runtime_free(r2);
     jt_program_free(q);
 
+    {  /* a cartoon from C: planned, played, its timeline and frames read */
+        const char *story =
+            "{\"v\": 1, \"kind\": \"cartoon\", \"cast\": {\"A\": \"a\"}, \"places\": {\"park\": \"park.png\"},"
+            " \"scripts\": [{\"hat\": {\"on\": \"scene\", \"name\": \"s\", \"place\": \"park\"}, \"body\": ["
+            "  {\"op\": \"enter\", \"who\": \"A\", \"over\": 1}, {\"op\": \"say\", \"who\": \"A\", \"text\": \"Hello\"}]}]}";
+        jt_runtime *r3 = jt_runtime_create(NULL);
+        double dur = 0;
+        CHECK(jt_start_cartoon(r3, story, strlen(story), NULL, 0, &dur) == JT_OK, "cartoon: %s", jt_runtime_error(r3));
+        CHECK(dur == 1.6, "duration %g (enter 1 s + the default 0.6 s line)", dur);  /* max(0.06*5 + 0.25, 0.6) */
+        CHECK(jt_timeline_count(r3) == 3, "records %d", jt_timeline_count(r3));
+        jt_step_to(r3, 1.2);
+        jt_stage_view sv;
+        jt_placement pl;
+        jt_stage_read(r3, &sv);
+        jt_placement_read(r3, 0, &pl);
+        CHECK(sv.caption && !strcmp(sv.caption, "Hello") && !strcmp(sv.background, "park.png"), "frame");
+        CHECK(pl.visible && pl.talking && fabs(pl.x - 0.5) < 1e-12, "placement x %g", pl.x);
+        CHECK(jt_start_cartoon(r3, story, strlen(story), NULL, 0, NULL) == JT_ERR_ARGUMENT, "one at a time");
+        jt_runtime_free(r3);
+    }
+
     for (int i = 0; i < 3; i++) jt_stop_behaviour(rt, inst[i]);
     jt_pose_read(rt, 2, &pose);
     CHECK(pose.nchannels == 0 && pose.nreach == 0 && pose.dx == 0 && !pose.mood, "stopped");
