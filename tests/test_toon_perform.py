@@ -316,3 +316,77 @@ def test_bake_options():
         toon.bake(SHOW, char, 0, 1)
     with pytest.raises(toon.ToonError, match="invalid program"):
         toon.bake({"v": 1, "kind": "behaviour", "scripts": [{"body": [{"op": "fly"}]}]}, char, 24, 1)
+
+
+# ---- cartoons (§7): rigs placed by rt.frame() ---------------------------------------------
+
+def cartoon(cast, *body):
+    return {"v": 1, "kind": "cartoon", "cast": cast,
+            "scripts": [{"hat": {"on": "scene", "name": "s"}, "body": list(body)}]}
+
+
+LIFT = prog({"op": "liftPart", "part": "head", "px": 12})
+STORY = cartoon({"A": {"at": {"x": 0.3, "y": 0.92, "h": 0.25, "facing": 1}},
+                 "B": {"at": {"x": 0.7, "y": 0.92, "h": 0.5, "facing": -1}}},
+                {"op": "does", "who": "A", "behaviour": LIFT},
+                {"op": "wait", "for": 1},
+                {"op": "place", "who": "A", "facing": -1},
+                {"op": "wait", "for": 1})
+
+
+def sprout():
+    return toon.RigCharacter(str(openbone.examples.path("sprout.json")))
+
+
+def test_bake_a_cartoon_places_each_rig_by_the_stage():
+    """toon.bake of a cartoon: {cast id: world}, frame k at t = k / fps up to the cartoon's duration
+    (2 s); A's liftPart head 12 px at h 0.25 on a 16:9 stage is 12 · 214 / 1080 / 0.25 rig units
+    (§0: pixels scaled by min(W, H) / 1080 = H / 1080; A drawn 0.25 · H tall for its 214 units);
+    facing from the placement (A: +1, then −1 after the place at 1 s; B: −1) times the art's own
+    (hero's −1, the sprout's +1) mirrors the stage's world x."""
+    hero_w = setup_world(openbone.examples.hero())
+    t, out = toon.bake(STORY, {"A": hero(), "B": sprout()}, fps=4, times=True)
+    assert sorted(out) == ["A", "B"] and np.array_equal(t, [k / 4 for k in range(8)])
+    assert out["A"].shape == (8, 16, 6) and out["B"].shape[0] == 8
+    i = openbone.examples.hero().bone_index("head")
+    k = 214.0 / 1080
+    for f in range(1, 8):
+        assert out["A"][f, i, 4:] - hero_w[i, 4:] == pytest.approx([0, 12 * k / 0.25], abs=1e-9)
+    stage = toon.bake(STORY, {"A": hero(), "B": sprout()}, fps=4, stage=True)
+    assert np.array_equal(stage["A"][:4, :, 4], -out["A"][:4, :, 4])   # facing 1 x A -1: mirrored
+    assert np.array_equal(stage["A"][5:], out["A"][5:])                 # facing -1 x A -1: as drawn
+    assert np.array_equal(stage["B"][..., 4], -out["B"][..., 4])        # facing -1 x A 1
+    # a portrait stage (aspect 1/2): a pixel is min(W, H) / 1080 = H / 2160 of the stage, half as far
+    tall = toon.bake(STORY, {"A": hero(), "B": sprout()}, fps=4, aspect=0.5)
+    assert tall["A"][2, i, 4:] - hero_w[i, 4:] == pytest.approx([0, 12 * k / 0.25 / 2], abs=1e-9)
+    # a cartoon pack's content {cast, program} and a rig the cast does not name (the page's character)
+    pack = {"cast": STORY["cast"], "program": dict(STORY, cast={})}
+    both = toon.bake(pack, {"A": hero(), "B": sprout(), "page": hero()}, fps=4, seconds=1)
+    assert np.array_equal(both["A"], out["A"][:4]) and both["page"].shape == (4, 16, 6)
+
+
+def test_a_cartoon_on_rigs_is_step_size_independent():
+    """The rigs of a cartoon sampled at the frame times from a run stepped at irregular times are the
+    bake's frames bit for bit (placements glide, a behaviour started by does)."""
+    story = cartoon({"A": {"at": {"x": 0.3, "h": 0.4}}, "B": {"at": {"x": 0.7, "facing": -1}}},
+                    {"op": "does", "who": "A", "behaviour": SHOW},
+                    {"op": "place", "who": "A", "x": 0.5, "h": 0.6, "over": 1},
+                    {"op": "place", "who": "A", "facing": -1, "over": 0.5})
+    baked = toon.bake(story, {"A": hero(base_animation="idle"), "B": hero()}, fps=24, seconds=2)
+    chars = {"A": hero(base_animation="idle"), "B": hero()}
+    rt = toon.create_runtime(seed=0)
+    for cid, c in chars.items():
+        rt.add_character(cid, rig=c)
+    rt.start_cartoon(story)
+    rng = random.Random(5)
+    frames = [k / 24 for k in range(48)]
+    got = {"A": [], "B": []}
+    for t in sorted(set(frames + [rng.uniform(0, 2) for _ in range(100)])):
+        rt.step_to(t)
+        if t in frames:
+            for cid, c in chars.items():
+                got[cid].append(np.array(c.instance.world))
+            p = rt.frame()["characters"]["A"]
+            assert chars["A"].h == pytest.approx(p["h"]) and chars["A"].facing == (1 if p["facing"] >= 0 else -1)
+    for cid in chars:
+        assert np.array_equal(baked[cid], np.array(got[cid]))

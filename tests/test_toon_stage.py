@@ -237,3 +237,74 @@ def test_the_readme_picture_is_made_by_the_readme_command(tmp_path, monkeypatch)
     with Image.open(tmp_path / "hero-wave.png") as a, Image.open(root / "docs" / "hero-wave.png") as b:
         a, b = np.asarray(a.convert("RGBA")).astype(int), np.asarray(b.convert("RGBA")).astype(int)
     assert a.shape == b.shape and np.abs(a - b).max() <= 2   # skia's anti-aliasing aside, the same picture
+
+
+# ---- openbone toon render --cast: the stage of a real cartoon (rt.frame()) -------------------------
+
+def _story(tmp_path, cast, *body, place=None):
+    hat = {"on": "scene", "name": "s"}
+    if place:
+        hat["place"] = place
+    p = tmp_path / "story.json"
+    p.write_text(json.dumps({"v": 1, "kind": "cartoon", "cast": cast, "scripts": [{"hat": hat, "body": list(body)}]}))
+    return str(p)
+
+
+def _still(tmp_path, story, cast, frame, *extra):
+    out = tmp_path / f"f{frame}.png"
+    assert main(["toon", "render", story, "--cast", cast, "--size", "400x300", "--frames", str(frame),
+                 "-q", "-o", str(out), *extra]) == 0
+    with Image.open(out) as im:
+        return np.asarray(im.convert("RGB"))
+
+
+def test_render_cast_places_faces_and_orders_by_the_cartoons_frames(tmp_path):
+    """hero cast at x 0.25, y 0.8, h 0.5 on a 400x300 stage: feet at row 240, 150 px tall, about
+    column 100 (§7.2 by hand); a place turning it to face left at 0.5 s mirrors it about its column
+    (frame 18 at 24 fps against frame 0, reflected); B (the sprout) is drawn after A (order)."""
+    story = _story(tmp_path, {"A": {"at": {"x": 0.5, "y": 0.8, "h": 0.5, "facing": 1}}},
+                   {"op": "wait", "for": 0.5}, {"op": "place", "who": "A", "facing": -1}, {"op": "wait", "for": 0.5})
+    first, turned = _still(tmp_path, story, "A=" + HERO, 0), _still(tmp_path, story, "A=" + HERO, 18)
+    top, bottom, left, right = ink(first)
+    assert bottom == pytest.approx(240, abs=1.5) and top == pytest.approx(90, abs=1.5) and left < 200 < right
+    d = np.abs(turned[:, ::-1].astype(int) - first.astype(int))
+    assert d.max() <= 8 and d.mean() < 0.05 and np.abs(turned.astype(int) - first.astype(int)).max() > 100
+    shifted = _story(tmp_path, {"A": {"at": {"x": 0.25, "y": 0.8, "h": 0.5}}}, {"op": "wait", "for": 0.5})
+    top, bottom, left, right = ink(_still(tmp_path, shifted, "A=" + HERO, 0))
+    assert bottom == pytest.approx(240, abs=1.5) and top == pytest.approx(90, abs=1.5) and left < 100 < right < 200
+    # order: A then B (the cast's order); the sprout's bloom over hero's head box
+    pair = _story(tmp_path, {"A": {"at": {"x": 0.5, "y": 0.8}}, "B": {"at": {"x": 0.5, "y": 0.75, "h": 0.3}}},
+                  {"op": "wait", "for": 0.5})
+    a = _still(tmp_path, pair, f"A={HERO},B={SPROUT}", 0, "--atlas", "B=" + ATLAS)
+    assert near(a, (235, 90, 140), 4).sum() > 20
+
+
+def test_render_cast_draws_the_place_and_the_caption(tmp_path):
+    """A scene at the park: its sky and ground (stage.place_colours), the say line as the caption at
+    the bottom while it is spoken, gone after it; --no-caption leaves it out."""
+    story = _story(tmp_path, {"A": {"at": {"x": 0.2}}}, {"op": "say", "who": "A", "text": "Good morning!"},
+                   {"op": "wait", "for": 1}, place="park")
+    sky, ground = place_colours("park")
+    spoken, after = _still(tmp_path, story, "A=" + HERO, 6), _still(tmp_path, story, "A=" + HERO, 40)
+    assert tuple(spoken[20, 300]) == sky[:3] and tuple(spoken[295, 300]) == ground[:3]
+    rows = np.nonzero(np.any(spoken != after, axis=(1, 2)))[0]
+    assert len(rows) and rows.min() > 300 * 0.7   # only the caption differs, at the bottom
+    quiet = _still(tmp_path, story, "A=" + HERO, 6, "--no-caption")
+    assert np.array_equal(quiet, after)
+
+
+def test_render_cast_errors(tmp_path, capsys):
+    story = _story(tmp_path, {"A": {"at": {"x": 0.3}}, "B": "any"}, {"op": "place", "who": "A", "x": 0.7, "over": 1})
+    out = str(tmp_path / "x.gif")
+
+    def fails(*args, match):
+        assert main(["toon", "render", story, *args, "-o", out]) == 2
+        assert match in capsys.readouterr().err
+        assert not os.path.exists(out)
+    fails("--cast", "A=" + HERO, match="no rig for cast member 'B'")
+    fails("--cast", f"A={HERO},C={HERO}", match="--cast names 'C', not in the program's cast")
+    fails("--rig", HERO, "--facing", "left", match="--facing is for a behaviour")
+    fails("--rig", HERO, "--roles", "C=x.json", match="'C' is not in the program's cast")
+    assert main(["toon", "render", story, "--rig", HERO, "--fps", "4", "-q", "-o", out]) == 0   # --rig for everyone
+    with Image.open(out) as im:
+        assert im.n_frames == 4   # the cartoon's 1 s at 4 fps (A gliding: no two frames alike)
