@@ -390,3 +390,26 @@ def test_a_cartoon_on_rigs_is_step_size_independent():
             assert chars["A"].h == pytest.approx(p["h"]) and chars["A"].facing == (1 if p["facing"] >= 0 else -1)
     for cid in chars:
         assert np.array_equal(baked[cid], np.array(got[cid]))
+
+
+def test_a_speaker_flaps_its_mouth_while_its_line_lasts():
+    """§7.4 leaves the mouth of a line to the renderer: while A's say lasts (talking 1) and no behaviour
+    drives its mouth, mouth = (1 − cos(2π · 5 · t)) / 2; a jaw mapping of 10° per unit on hero's head
+    turns it, as the stage sees it (counter-clockwise, facing right), by 10 · mouth: 0 at t = 0.2,
+    5° at 0.25, 10° at 0.3 and 0.5, and nothing once the line ends (say "Hi!": 0.6 s, §7.4's least); a
+    behaviour's drive mouth wins over the flap."""
+    roles = toon.guess_roles(openbone.examples.hero()).to_dict()
+    roles["mouth"] = {"bone": "head", "rotation": 10}
+    doc = openbone.examples.hero()
+    i = doc.bone_index("head")
+    rest = world_angle(seen(setup_world(doc), -1)[i])   # facing 1 x A -1: mirrored
+    story = cartoon({"A": {"at": {"x": 0.5}}}, {"op": "say", "who": "A", "text": "Hi!"}, {"op": "wait", "for": 0.5})
+    got = toon.bake(story, {"A": hero(roles=roles)}, fps=20, stage=True)["A"]
+    for k, mouth in ((4, 0), (5, 0.5), (6, 1), (10, 1), (11, 0.5 - 0.5 * math.cos(2 * math.pi * 5 * 0.55)),
+                     (12, 0), (13, 0), (16, 0)):
+        assert wrap(world_angle(got[k, i]) - rest) == pytest.approx(10 * mouth, abs=1e-9), k
+    driven = cartoon({"A": {"at": {"x": 0.5}}},
+                     {"op": "does", "who": "A", "behaviour": prog({"op": "set", "ch": "mouth", "to": 0.25})},
+                     {"op": "say", "who": "A", "text": "Hi!"})
+    got = toon.bake(driven, {"A": hero(roles=roles)}, fps=20, stage=True)["A"]
+    assert wrap(world_angle(got[5, i]) - rest) == pytest.approx(2.5, abs=1e-9)

@@ -55,6 +55,18 @@ def _placements(rt: Any) -> Optional[Dict[str, Mapping[str, Any]]]:
     return frame.get("characters") or {}
 
 
+FLAP_HZ = 5.0   # the mouth's flap while a cartoon's line is spoken (§7.4), syllables a second
+
+
+def talking_mouth(pose: Mapping[str, Any], talking: Any, t: float) -> Mapping[str, Any]:
+    """§7.4: while a character speaks a line (``talking`` 1 in the frame) and no behaviour drives its
+    mouth (the pose's mouth is 0), the renderer flaps it: mouth = (1 − cos(2π · FLAP_HZ · t)) / 2, a
+    function of the runtime's time only (the same bits whatever the stepping)."""
+    if talking != 1 or pose.get("mouth", 0) != 0:
+        return pose
+    return dict(pose, mouth=0.5 - 0.5 * math.cos(2 * math.pi * FLAP_HZ * t))
+
+
 def pose_rigs(rt: Any) -> None:
     """Pose every rigged character of ``rt`` at ``rt.t`` (called after each step)."""
     t = rt.t
@@ -68,7 +80,8 @@ def pose_rigs(rt: Any) -> None:
             h = p.get("h")
             h = placement_h(float(h), aspect) if isinstance(h, (int, float)) and h > 0 else None
             pose = p.get("pose")
-            char.apply_pose(pose if pose is not None else rt.pose(char_id), t, facing=facing, h=h)
+            pose = talking_mouth(pose if pose is not None else rt.pose(char_id), p.get("talking"), t)
+            char.apply_pose(pose, t, facing=facing, h=h)
         else:
             char.apply_pose(rt.pose(char_id), t)
 
