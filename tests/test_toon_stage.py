@@ -308,3 +308,18 @@ def test_render_cast_errors(tmp_path, capsys):
     assert main(["toon", "render", story, "--rig", HERO, "--fps", "4", "-q", "-o", out]) == 0   # --rig for everyone
     with Image.open(out) as im:
         assert im.n_frames == 4   # the cartoon's 1 s at 4 fps (A gliding: no two frames alike)
+
+
+def test_a_facing_glide_draws_a_turn(tmp_path):
+    """place A facing -1 over 1 s, linear: the frame's facing goes 1 → 0 → −1 (§7.2 "a glide through
+    0 turns it round"); the art is drawn |facing| wide about its placement column and mirrored once
+    facing is below 0: at 0.25 s half as wide as at rest, at 0.75 s the same half width mirrored."""
+    story = _story(tmp_path, {"A": {"at": {"x": 0.5, "y": 0.8, "h": 0.5}}},
+                   {"op": "place", "who": "A", "facing": -1, "over": 1, "ease": "linear"}, {"op": "wait", "for": 0.2})
+    rest, quarter, three = (_still(tmp_path, story, "A=" + HERO, k, "--fps", "4") for k in (0, 1, 3))
+    _, _, l0, r0 = ink(rest)
+    _, _, l1, r1 = ink(quarter)
+    assert (r1 - l1 + 1) == pytest.approx((r0 - l0 + 1) / 2, abs=2)
+    assert (l1 - 200) == pytest.approx((l0 - 200) / 2, abs=1.5) and (r1 - 200) == pytest.approx((r0 - 200) / 2, abs=1.5)
+    d = np.abs(three[:, ::-1].astype(int) - quarter.astype(int))
+    assert d.max() <= 8 and d.mean() < 0.05

@@ -105,6 +105,16 @@ def character_affine(char: RigCharacter, x: float, y: float, h: float, width: in
     return np.array([m * s, 0.0, 0.0, s, x * width - m * s * ox, (1.0 - y) * height - s * oy])
 
 
+def turn_width(facing: Any) -> float:
+    """How wide a placement's art is drawn: |facing| (at most 1), so that a glide of facing
+    through 0 (§7.2 "a glide through 0 turns it round") looks like a turn: the art narrows to
+    nothing and widens again mirrored (the rig's own mirror is the sign, RigCharacter.facing).
+    Exactly 1 for the placements §7.2 allows at rest (±1)."""
+    if isinstance(facing, bool) or not isinstance(facing, (int, float)) or not math.isfinite(facing):
+        return 1.0
+    return min(abs(float(facing)), 1.0)
+
+
 def _apply(m: np.ndarray, pts: np.ndarray) -> np.ndarray:
     pts = np.asarray(pts, dtype=np.float64).reshape(-1, 2)
     return np.stack([m[0] * pts[:, 0] + m[1] * pts[:, 1] + m[4], m[2] * pts[:, 0] + m[3] * pts[:, 1] + m[5]], axis=1)
@@ -283,7 +293,8 @@ class Stage:
             rig = self.rigs.get(cid)
             if c is None or rig is None or not c.get("visible", True):
                 continue
-            m = character_affine(rig, float(c["x"]), float(c["y"]), float(c["h"]), self.width, self.height)
+            m = character_affine(rig, float(c["x"]), float(c["y"]), float(c["h"]), self.width, self.height,
+                                 mirror=rig.mirror * turn_width(c.get("facing")))
             out.append(Snapshot(rig, m))
         return out
 
