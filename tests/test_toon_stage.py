@@ -11,6 +11,7 @@ import pytest
 
 import openbone
 import openbone.examples
+from conftest import reference
 from openbone import toon
 
 skia = pytest.importorskip("skia", reason="the pictures need skia-python (render extra)")
@@ -323,3 +324,38 @@ def test_a_facing_glide_draws_a_turn(tmp_path):
     assert (l1 - 200) == pytest.approx((l0 - 200) / 2, abs=1.5) and (r1 - 200) == pytest.approx((r0 - 200) / 2, abs=1.5)
     d = np.abs(three[:, ::-1].astype(int) - quarter.astype(int))
     assert d.max() <= 8 and d.mean() < 0.05
+
+
+def test_render_with_a_roles_file_is_the_guessed_picture(wave, tmp_path):
+    """openbone toon roles RIG -o roles.json, then --roles roles.json: the role map printed is the one
+    guessed, so the picture is the same; editing it (the head's limit) changes the picture."""
+    roles = tmp_path / "hero.roles.json"
+    assert main(["toon", "roles", HERO, "-o", str(roles)]) == 0
+    args = ["toon", "render", wave, "--rig", HERO, "--seconds", "1", "--frames", "6", "--fps", "12", "-q"]
+    guessed, given, limited = (tmp_path / f"{n}.png" for n in ("guessed", "given", "limited"))
+    assert main(args + ["-o", str(guessed)]) == 0
+    assert main(args + ["--roles", str(roles), "-o", str(given)]) == 0
+    m = json.loads(roles.read_text())
+    m.setdefault("limits", {})["head"] = {"min": -1, "max": 1}   # the wave's setPart head 15 held to 1°
+    roles.write_text(json.dumps(m))
+    assert main(args + ["--roles", str(roles), "-o", str(limited)]) == 0
+    with Image.open(guessed) as a, Image.open(given) as b, Image.open(limited) as c:
+        a, b, c = (np.asarray(x.convert("RGB")) for x in (a, b, c))
+    assert np.array_equal(a, b) and (a.shape != c.shape or not np.array_equal(a, c))
+
+
+@pytest.mark.parametrize("rig", ["spineboy-pro", "raptor-pro"])
+def test_render_a_spine_binary_textured_from_its_atlas(wave, tmp_path, rig):
+    """A Spine .skel with its atlas (named as Spine names it, beside the skeleton): a textured picture
+    (the page's many colours), against --untextured's few flat ones."""
+    skel = reference("spine", "assets", rig + ".skel")
+    atlas = reference("spine", "assets", rig.replace("-pro", "") + ".atlas")
+    out, flat = tmp_path / "t.png", tmp_path / "u.png"
+    args = ["toon", "render", wave, "--rig", str(skel), "--atlas", str(atlas), "--seconds", "0.5", "--frames", "3",
+            "--size", "240x240", "-q"]
+    assert main(args + ["-o", str(out)]) == 0
+    assert main(args + ["--untextured", "-o", str(flat)]) == 0
+    with Image.open(out) as a, Image.open(flat) as b:
+        ca = len(np.unique(np.asarray(a.convert("RGB")).reshape(-1, 3), axis=0))
+        cb = len(np.unique(np.asarray(b.convert("RGB")).reshape(-1, 3), axis=0))
+    assert ca > 2000 and ca > 4 * cb, (ca, cb)
