@@ -251,7 +251,7 @@ class Runtime:
         twin runtime, then starts it now; returns {"duration", "timeline"}."""
         self._rt.start_cartoon(program_json(cartoon), _params(params))
         self._timeline = None
-        return {"duration": self._rt.duration, "timeline": self.timeline}
+        return {"duration": self._rt.duration, "timeline": self._rt.timeline()}  # the caller's own list
 
     def frame(self) -> Dict[str, Any]:
         """rt.frame() (§7.8): the stage, every character's placement and pose, the draw order."""
