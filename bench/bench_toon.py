@@ -144,7 +144,7 @@ def main(argv=None):
         except ImportError:
             print("(c), (d): the cartoon half is not built in this tree")
         else:
-            run_cartoon_benches(only)
+            run_cartoon_benches(only, CLOCK)
 
 
 if __name__ == "__main__":

@@ -874,19 +874,23 @@ static PyObject *rt_timeline(RuntimeObject *self, PyObject *args)
     PyObject *loads = json ? PyObject_GetAttrString(json, "loads") : NULL;
     Py_XDECREF(json);
     PyObject *cache = loads ? PyDict_New() : NULL;
-    PyObject *l = cache ? PyList_New(0) : NULL;
-    for (int i = start < 0 ? 0 : start; l && i < n; i++) {
+    if (start < 0) start = 0;
+    PyObject *l = cache ? PyList_New(n > start ? n - start : 0) : NULL;
+    /* the records are plain dicts of numbers and texts (no cycles): the cyclic collector would only
+    ** rescan the growing list, so it waits until they are built (a third of the time at 150,000) */
+    int gc_was = PyGC_Disable();
+    for (int i = start; l && i < n; i++) {
         jt_record_view r;
         if (run) jt_run_timeline_get(self->rt, i, &r);
         else jt_timeline_get(self->rt, i, &r);
         PyObject *d = record_dict(self, &r, loads, cache);
-        if (!d || PyList_Append(l, d) < 0) {
-            Py_XDECREF(d);
+        if (!d) {
             Py_CLEAR(l);
             break;
         }
-        Py_DECREF(d);
+        PyList_SET_ITEM(l, i - start, d);
     }
+    if (gc_was) PyGC_Enable();
     Py_XDECREF(loads);
     Py_XDECREF(cache);
     return l;

@@ -139,6 +139,8 @@ typedef struct jt_instance {
     uint64_t root_scope;        /* the scope its scripts' top level starts motions/items in */
     double mood_t;              /* when mood was written (§7.4: at equal times the scene's wins) */
     int32_t nreserve;           /* what it reserved in the runtime's heap */
+    struct { int32_t np, nn, nvars, nch, nmot, nmotch, nthr, nframes, nowned, nscripts; } cap;  /* array sizes */
+    int32_t *motcap;            /* per motion: its channel capacity */
 } jt_instance;
 
 typedef struct jt_character {
@@ -193,6 +195,8 @@ struct jt_runtime {
     int32_t gait2[8], gait4[10], gait6[14];
     jt_bind *binds;
     int32_t nbinds, capbinds;
+    jt_instance *spare[8];      /* stopped instances kept for reuse: a does loop allocates nothing */
+    int32_t nspare;
     jt_strtab gnames;
     double *gval;
     uint8_t *gset;
@@ -239,6 +243,7 @@ int jt_reserve(jt_runtime *rt, int32_t more_events, int32_t more_threads);
 double jt_base_value(const jt_instance *in, int32_t pch, double T);
 void jt_stop_motion(jt_motion *m);
 void jt_close_scope(jt_instance *in, uint64_t scope);
+void jt_spares_free(jt_runtime *rt);
 jt_instance *jt_instance_new(jt_runtime *rt, jt_character *chr, const jt_program *p, double dur,
                              const jt_param *params, int nparams);
 void jt_instance_stop(jt_runtime *rt, jt_instance *in);

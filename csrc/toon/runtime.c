@@ -118,6 +118,7 @@ void jt_runtime_free(jt_runtime *rt)
     if (!rt) return;
     jt_director_free(rt);
     while (rt->ninsts) jt_instance_stop(rt, rt->insts[rt->ninsts - 1]);
+    jt_spares_free(rt);
     for (int32_t i = 0; i < rt->nchars; i++) {
         jt_character *c = rt->chars[i];
         free(c->id);
@@ -1102,11 +1103,28 @@ static void instance_free(jt_instance *in)
     free(in->base);
     free(in->mot);
     free(in->motch);
+    free(in->motcap);
     free(in->thr);
     free(in->script_off);
     free(in->frames);
     free(in->owned);
     free(in);
+}
+
+/* A stopped behaviour instance is kept (a few) for the next one whose arrays fit: a scene's does loop
+** then starts behaviours without allocating (§7.7, the no-allocation-per-step rule). */
+static void instance_release(jt_runtime *rt, jt_instance *in)
+{
+    if (in && in->chr && rt->nspare < (int32_t)(sizeof rt->spare / sizeof *rt->spare)) {
+        rt->spare[rt->nspare++] = in;
+        return;
+    }
+    instance_free(in);
+}
+
+void jt_spares_free(jt_runtime *rt)
+{
+    while (rt->nspare) instance_free(rt->spare[--rt->nspare]);
 }
 
 int jt_thread_held(const jt_thread *th)
@@ -1136,8 +1154,97 @@ static int32_t inst_reserve(const jt_instance *in)
 jt_instance *jt_instance_new(jt_runtime *rt, jt_character *chr, const jt_program *p, double dur,
                              const jt_param *params, int nparams)
 {
-    jt_instance *in = calloc(1, sizeof *in);
-    if (!in) { jt_fail(rt, JT_ERR_MEMORY, "out of memory"); return NULL; }
+    /* the sizes its arrays need */
+    int np = p->nparams;
+    for (int i = 0; i < nparams; i++) {
+        int found = 0;
+        for (int k = 0; k < p->nparams && !found; k++) found = !strcmp(p->params[k].name, params[i].name);
+        np += !found;
+    }
+    int nn = p->nnames;
+    int32_t nthr = 0, nframes = 0;
+    for (int s = 0; s < p->nscripts; s++) {
+        nthr += p->scripts[s].threads;
+        nframes += p->scripts[s].threads * p->scripts[s].depth;
+    }
+    jt_instance *in = NULL;
+    for (int32_t i = rt->nspare - 1; i >= 0 && !in; i--) {  /* a stopped one whose arrays fit */
+        jt_instance *x = rt->spare[i];
+        if (x->cap.np >= np && x->cap.nn >= nn && x->cap.nvars >= p->nvars && x->cap.nch >= p->nchannels &&
+            x->cap.nmot >= p->nmotions && x->cap.nthr >= nthr && x->cap.nframes >= nframes &&
+            x->cap.nowned >= nthr * p->maxglides && x->cap.nscripts >= p->nscripts && x->nrev >= rt->chtab.n) {
+            in = x;
+            rt->spare[i] = rt->spare[--rt->nspare];
+        }
+    }
+    if (in) {  /* cleared as calloc would have left it; its arrays kept */
+        jt_instance keep = *in;
+        memset(in, 0, sizeof *in);
+        in->cap = keep.cap;
+        in->nrev = keep.nrev;
+        in->rev = keep.rev;
+        in->pname = keep.pname;
+        in->pval = keep.pval;
+        in->pset = keep.pset;
+        in->bind_param = keep.bind_param;
+        in->bind_var = keep.bind_var;
+        in->bind_global = keep.bind_global;
+        in->vval = keep.vval;
+        in->vset = keep.vset;
+        in->base = keep.base;
+        in->mot = keep.mot;
+        in->motch = keep.motch;
+        in->motcap = keep.motcap;
+        in->thr = keep.thr;
+        in->script_off = keep.script_off;
+        in->frames = keep.frames;
+        in->owned = keep.owned;
+        memset(in->pname, 0, ((size_t)np + 1) * sizeof *in->pname);
+        memset(in->pval, 0, ((size_t)np + 1) * sizeof *in->pval);
+        memset(in->pset, 0, (size_t)np + 1);
+        memset(in->vval, 0, ((size_t)p->nvars + 1) * sizeof *in->vval);
+        memset(in->vset, 0, (size_t)p->nvars + 1);
+        memset(in->base, 0, ((size_t)p->nchannels + 1) * sizeof *in->base);
+        memset(in->mot, 0, ((size_t)p->nmotions + 1) * sizeof *in->mot);
+        memset(in->motcap, 0, ((size_t)p->nmotions + 1) * sizeof *in->motcap);
+        memset(in->script_off, 0, ((size_t)p->nscripts + 1) * sizeof *in->script_off);
+        memset(in->thr, 0, ((size_t)nthr + 1) * sizeof *in->thr);
+        memset(in->frames, 0, ((size_t)nframes + 1) * sizeof *in->frames);
+        memset(in->owned, 0, ((size_t)nthr * (size_t)p->maxglides + 1) * sizeof *in->owned);
+    } else {
+        in = calloc(1, sizeof *in);
+        if (!in) { jt_fail(rt, JT_ERR_MEMORY, "out of memory"); return NULL; }
+        in->cap.np = np;
+        in->cap.nn = nn;
+        in->cap.nvars = p->nvars;
+        in->cap.nch = p->nchannels;
+        in->cap.nmot = p->nmotions;
+        in->cap.nthr = nthr;
+        in->cap.nframes = nframes;
+        in->cap.nowned = nthr * p->maxglides;
+        in->cap.nscripts = p->nscripts;
+        in->pname = calloc((size_t)np + 1, sizeof *in->pname);
+        in->pval = calloc((size_t)np + 1, sizeof *in->pval);
+        in->pset = calloc((size_t)np + 1, 1);
+        in->bind_param = malloc(((size_t)nn + 1) * sizeof(int32_t));
+        in->bind_var = malloc(((size_t)nn + 1) * sizeof(int32_t));
+        in->bind_global = malloc(((size_t)nn + 1) * sizeof(int32_t));
+        in->vval = calloc((size_t)p->nvars + 1, sizeof *in->vval);
+        in->vset = calloc((size_t)p->nvars + 1, 1);
+        in->base = calloc((size_t)p->nchannels + 1, sizeof *in->base);
+        in->mot = calloc((size_t)p->nmotions + 1, sizeof *in->mot);
+        in->motcap = calloc((size_t)p->nmotions + 1, sizeof *in->motcap);
+        in->script_off = calloc((size_t)p->nscripts + 1, sizeof *in->script_off);
+        in->thr = calloc((size_t)nthr + 1, sizeof *in->thr);
+        in->frames = calloc((size_t)nframes + 1, sizeof *in->frames);
+        in->owned = calloc((size_t)nthr * (size_t)p->maxglides + 1, sizeof *in->owned);
+        in->nrev = rt->chtab.n;
+        in->rev = malloc(((size_t)in->nrev + 1) * sizeof *in->rev);
+        if (!in->pname || !in->pval || !in->pset || !in->bind_param || !in->bind_var || !in->bind_global ||
+            !in->vval || !in->vset || !in->base || !in->mot || !in->motcap || !in->script_off || !in->thr ||
+            !in->frames || !in->owned || !in->rev)
+            goto oom;
+    }
     in->rt = rt;
     in->chr = chr;
     in->prog = p;
@@ -1146,58 +1253,32 @@ jt_instance *jt_instance_new(jt_runtime *rt, jt_character *chr, const jt_program
     in->dur = isnan(dur) ? INFINITY : dur;
     in->view = -1;
     in->chmap = bind_program(rt, p);
-    int ok = in->chmap != NULL;
-    /* params: the program's, then the caller's others */
-    int np = p->nparams;
-    for (int i = 0; i < nparams; i++) {
-        int found = 0;
-        for (int k = 0; k < p->nparams && !found; k++) found = !strcmp(p->params[k].name, params[i].name);
-        np += !found;
-    }
+    if (!in->chmap) goto oom;
     in->nparams = np;
-    in->pname = calloc((size_t)np + 1, sizeof *in->pname);
-    in->pval = calloc((size_t)np + 1, sizeof *in->pval);
-    in->pset = calloc((size_t)np + 1, 1);
-    ok &= in->pname && in->pval && in->pset;
-    int nn = p->nnames;
-    in->bind_param = malloc(((size_t)nn + 1) * sizeof(int32_t));
-    in->bind_var = malloc(((size_t)nn + 1) * sizeof(int32_t));
-    in->bind_global = malloc(((size_t)nn + 1) * sizeof(int32_t));
-    in->vval = calloc((size_t)p->nvars + 1, sizeof *in->vval);
-    in->vset = calloc((size_t)p->nvars + 1, 1);
-    in->base = calloc((size_t)p->nchannels + 1, sizeof *in->base);
-    in->mot = calloc((size_t)p->nmotions + 1, sizeof *in->mot);
-    int32_t *caps = calloc((size_t)p->nmotions + 1, sizeof *caps);
-    in->script_off = calloc((size_t)p->nscripts + 1, sizeof *in->script_off);
-    ok &= in->bind_param && in->bind_var && in->bind_global && in->vval && in->vset && in->base && in->mot &&
-          caps && in->script_off;
-    if (!ok) goto oom;
-    for (int s = 0; s < p->nscripts; s++) size_motions(&p->scripts[s].body, caps);
+    for (int s = 0; s < p->nscripts; s++) size_motions(&p->scripts[s].body, in->motcap);
     int32_t total = 0;
-    for (int i = 0; i < p->nmotions; i++) total += caps[i];
-    in->motch = calloc((size_t)total + 1, sizeof *in->motch);
-    if (!in->motch) goto oom;
+    for (int i = 0; i < p->nmotions; i++) total += in->motcap[i];
+    if (!in->motch || in->cap.nmotch < total) {
+        free(in->motch);
+        in->motch = calloc((size_t)total + 1, sizeof *in->motch);
+        in->cap.nmotch = total;
+        if (!in->motch) goto oom;
+    } else {
+        memset(in->motch, 0, ((size_t)total + 1) * sizeof *in->motch);
+    }
     for (int i = 0, off = 0; i < p->nmotions; i++) {
         in->mot[i].ch = in->motch + off;
         in->mot[i].inst = in;
         in->mot[i].fidx = -1;
-        off += caps[i];
+        off += in->motcap[i];
     }
-    free(caps);
-    caps = NULL;
     /* threads: a pool per script */
-    int32_t nthr = 0, nframes = 0;
-    for (int s = 0; s < p->nscripts; s++) {
-        in->script_off[s] = nthr;
-        nthr += p->scripts[s].threads;
-        nframes += p->scripts[s].threads * p->scripts[s].depth;
+    for (int s = 0, k = 0; s < p->nscripts; s++) {
+        in->script_off[s] = k;
+        k += p->scripts[s].threads;
     }
     in->script_off[p->nscripts] = nthr;
     in->nthr = nthr;
-    in->thr = calloc((size_t)nthr + 1, sizeof *in->thr);
-    in->frames = calloc((size_t)nframes + 1, sizeof *in->frames);
-    in->owned = calloc((size_t)nthr * (size_t)p->maxglides + 1, sizeof *in->owned);
-    if (!in->thr || !in->frames || !in->owned) goto oom;
     for (int s = 0, fo = 0, k = 0; s < p->nscripts; s++)
         for (int i = 0; i < p->scripts[s].threads; i++, k++) {
             jt_thread *th = &in->thr[k];
@@ -1209,10 +1290,13 @@ jt_instance *jt_instance_new(jt_runtime *rt, jt_character *chr, const jt_program
             th->yield_at = -1;
             fo += th->cap;
         }
-    /* runtime channel -> program channel, for the follow sources */
+    /* runtime channel -> program channel, for the follow sources (binding may have added channels) */
+    if (rt->chtab.n > in->nrev) {
+        int32_t *rev = realloc(in->rev, ((size_t)rt->chtab.n + 1) * sizeof *rev);
+        if (!rev) goto oom;
+        in->rev = rev;
+    }
     in->nrev = rt->chtab.n;
-    in->rev = malloc((size_t)in->nrev * sizeof *in->rev);
-    if (!in->rev) goto oom;
     for (int32_t i = 0; i < in->nrev; i++) in->rev[i] = -1;
     for (int c = 0; c < p->nchannels; c++) in->rev[in->chmap[c]] = c;
     for (int i = 0; i < p->nparams; i++) in->pname[i] = p->params[i].name;
@@ -1260,7 +1344,6 @@ jt_instance *jt_instance_new(jt_runtime *rt, jt_character *chr, const jt_program
     }
     return in;
 oom:
-    free(caps);
     instance_free(in);
     jt_fail(rt, JT_ERR_MEMORY, "out of memory");
     return NULL;
@@ -1363,7 +1446,7 @@ void jt_instance_stop(jt_runtime *rt, jt_instance *in)
         rt->nscripts_live -= in->prog->nscripts;
         in->alive = 0;
     }
-    instance_free(in);
+    instance_release(rt, in);
 }
 
 /* Starts scripts: every thread exists before the first runs (in order). */
@@ -1412,11 +1495,14 @@ uint64_t jt_start_instance(jt_runtime *rt, jt_character *c, const jt_program *p,
         jt_fail(rt, JT_ERR_MEMORY, "out of memory");
         return 0;
     }
-    int32_t *scripts = malloc(((size_t)p->nscripts + 1) * sizeof *scripts);
-    jt_instance **ins = malloc(((size_t)p->nscripts + 1) * sizeof *ins);
+    int32_t scripts_s[16];  /* the usual few start scripts need no allocation */
+    jt_instance *ins_s[16];
+    int big = p->nscripts > 16;
+    int32_t *scripts = big ? malloc(((size_t)p->nscripts + 1) * sizeof *scripts) : scripts_s;
+    jt_instance **ins = big ? malloc(((size_t)p->nscripts + 1) * sizeof *ins) : ins_s;
     if (!scripts || !ins) {
-        free(scripts);
-        free(ins);
+        if (big) free(scripts);
+        if (big) free(ins);
         jt_instance_stop(rt, in);
         jt_fail(rt, JT_ERR_MEMORY, "out of memory");
         return 0;
@@ -1429,8 +1515,10 @@ uint64_t jt_start_instance(jt_runtime *rt, jt_character *c, const jt_program *p,
         }
     uint64_t id = in->id;
     int r = jt_run_scripts(rt, ins, scripts, n, rt->t);
-    free(scripts);
-    free(ins);
+    if (big) {
+        free(scripts);
+        free(ins);
+    }
     if (r == 0 && run_due) r = jt_run_due(rt, rt->t);
     if (r < 0) {  /* a behaviour failing at once is not started */
         char msg[sizeof rt->err];

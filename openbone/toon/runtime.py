@@ -275,7 +275,7 @@ class Runtime:
         self._rt.start_cartoon(program_json(cartoon), _params(params))
         self._timeline = None
         self._cartoon_started = True   # issue 15: rigs now take facing and h from frame() (perform.py)
-        return {"duration": self._rt.duration, "timeline": self.timeline}
+        return {"duration": self._rt.duration, "timeline": self._rt.timeline()}  # the caller's own list
 
     def frame(self) -> Dict[str, Any]:
         """rt.frame() (§7.8): the stage, every character's placement and pose, the draw order."""
