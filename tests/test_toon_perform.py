@@ -120,16 +120,17 @@ def test_add_character_rig_errors():
 
 # ---- item 5: checks by hand-derived values ---------------------------------------------
 
-@pytest.mark.parametrize("rig", ["hero", "spineboy", "raptor"])
+@pytest.mark.parametrize("rig", ["hero", "spineboy-pro", "raptor-pro", "owl-pro", "hero-pro", "goblins-pro"])
 def test_set_part_head_30_turns_the_head_by_exactly_30(rig):
-    """From the rig's own pose (hero walking; the Spine rigs at setup: spineboy's head has no
-    constraint on it, nor has the raptor's)."""
+    """From the rig's own pose (the bundled hero walking; the Spine rigs at setup: no constraint moves
+    their heads there: the owl's head looks round, hero-pro's and the goblins' too)."""
     if rig == "hero":
         char, anim = hero(base_animation="walk"), "walk"
     else:
-        char, anim = toon.RigCharacter(spine_doc(f"{rig}-pro")), None
+        char, anim = toon.RigCharacter(spine_doc(rig)), None
     perform(char, prog({"op": "setPart", "part": "head", "deg": 30}), [0.1, 0.55])
     i = char.document.bone_index("head")
+    assert char.roles.parts["head"].bones[0].bone == "head"
     own = seen(setup_world(char.document, anim, 0.55), char.mirror)[i]
     assert wrap(world_angle(char.world[i]) - world_angle(own)) == pytest.approx(30, abs=1e-9)
     assert char.world[i, 4:] == pytest.approx(own[4:], abs=1e-9)   # a turn, not a move
@@ -413,3 +414,23 @@ def test_a_speaker_flaps_its_mouth_while_its_line_lasts():
                      {"op": "say", "who": "A", "text": "Hi!"})
     got = toon.bake(driven, {"A": hero(roles=roles)}, fps=20, stage=True)["A"]
     assert wrap(world_angle(got[5, i]) - rest) == pytest.approx(2.5, abs=1e-9)
+
+
+def test_the_raptors_tail_bends_by_its_segment_channels():
+    """The raptor's tail (ten bones) as the role map's four chain segments (tail#0 = tail1-3 …): a
+    set of part:tail#1 to 30 spreads 10° over each of tail4, tail5 and tail6 (weights 1/3), so
+    tail6's world angle turns by 30 from the rig's own and tail3's by nothing; part:tail#3 20 turns
+    tail10 by 20 more than tail8 (weights 1/2, tail9 and tail10)."""
+    doc = spine_doc("raptor-pro")
+    char = toon.RigCharacter(doc)
+    assert [b.bone for b in char.roles.parts["tail#1"].bones] == ["tail4", "tail5", "tail6"]
+    perform(char, prog({"op": "set", "ch": "part:tail#1", "to": 30}, {"op": "set", "ch": "part:tail#3", "to": 20}), [0.1])
+    own, w = setup_world(doc), char.instance.world   # the raptor's art faces right: A = +1, no mirror
+
+    def turn(name):
+        i = doc.bone_index(name)
+        return wrap(world_angle(w[i]) - world_angle(own[i]))
+    assert turn("tail3") == pytest.approx(0, abs=1e-9)
+    assert turn("tail4") == pytest.approx(10, abs=1e-9) and turn("tail6") == pytest.approx(30, abs=1e-9)
+    assert turn("tail8") == pytest.approx(30, abs=1e-9) and turn("tail9") == pytest.approx(40, abs=1e-9)
+    assert turn("tail10") == pytest.approx(50, abs=1e-9)
