@@ -359,3 +359,19 @@ def test_render_a_spine_binary_textured_from_its_atlas(wave, tmp_path, rig):
         ca = len(np.unique(np.asarray(a.convert("RGB")).reshape(-1, 3), axis=0))
         cb = len(np.unique(np.asarray(b.convert("RGB")).reshape(-1, 3), axis=0))
     assert ca > 2000 and ca > 4 * cb, (ca, cb)
+
+
+def test_placements_a_formula_spoils_are_not_drawn(tmp_path):
+    """x = 0/0, h = 1/0, h = 1e300, h = −1 (formulas are known only when they run, §7.2): no picture of
+    them, no NumPy warning, no error; a sane placement afterwards is drawn again."""
+    import warnings
+    story = _story(tmp_path, {"A": {"at": {"x": 0.5, "y": 0.8}}},
+                   {"op": "place", "who": "A", "x": "=0/0", "h": "=1/0"}, {"op": "wait", "for": 0.5},
+                   {"op": "place", "who": "A", "x": 0.5, "h": "=1e300"}, {"op": "wait", "for": 0.5},
+                   {"op": "place", "who": "A", "h": "=-1"}, {"op": "wait", "for": 0.5},
+                   {"op": "place", "who": "A", "h": 0.5}, {"op": "wait", "for": 0.5})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        stills = [_still(tmp_path, story, "A=" + HERO, k, "--fps", "4") for k in (0, 2, 4, 6)]
+    assert all((s == 255).all() for s in stills[:3])
+    assert ink(stills[3])[1] == pytest.approx(240, abs=1.5)

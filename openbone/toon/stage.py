@@ -31,6 +31,7 @@ from ..render.scene import Textures, View, _rgba8, draw_items, parse_hex
 from .rig import RigCharacter
 
 GROUND = 0.92   # §7.2: the ground line, as a fraction of the stage height from the top
+FAR = 1000.0    # a placement's x, y or h beyond this many stage sizes is not drawn (NaN and infinities neither)
 
 # A few colour names a cartoon may give as a background (CSS names), and the places the example
 # cartoons use: a place name is drawn as (sky, ground) colours; any other name gets a pastel pair
@@ -293,7 +294,10 @@ class Stage:
             rig = self.rigs.get(cid)
             if c is None or rig is None or not c.get("visible", True):
                 continue
-            m = character_affine(rig, float(c["x"]), float(c["y"]), float(c["h"]), self.width, self.height,
+            x, y, h = (c.get(k) for k in ("x", "y", "h"))
+            if not all(isinstance(v, (int, float)) and math.isfinite(v) and abs(v) <= FAR for v in (x, y, h)) or h <= 0:
+                continue   # a placement a formula made NaN, infinite or absurd: nothing sensible to draw
+            m = character_affine(rig, float(x), float(y), float(h), self.width, self.height,
                                  mirror=rig.mirror * turn_width(c.get("facing")))
             out.append(Snapshot(rig, m))
         return out
