@@ -612,3 +612,96 @@ def test_cli_cartoon(tmp_path, capsys):
     bad.write_text(json.dumps({"v": 1, "kind": "cartoon", "scripts": []}))
     assert main(["toon", "cartoon", str(bad), "--json"]) == 2
     assert "invalid program" in capsys.readouterr().err
+
+
+# --- exactness and bad input -------------------------------------------------------------------------------------
+
+def test_literal_times_keep_every_bit():
+    # 0.30000000000000004 is not 0.3: a cartoon (and a does' inline behaviour) is re-read after merging,
+    # and the text it is re-read from must keep the number's bits (§0, "sum time exactly as written")
+    c = cartoon(("s", {}, [[{"op": "wait", "for": 0.30000000000000004}, {"op": "caption", "text": "x"},
+                            {"op": "does", "who": "A", "behaviour": prog([{"op": "set", "ch": "dx", "to": 0.30000000000000004}]),
+                             "for": 0.1}, {"op": "wait", "for": 0.1}]]))
+    rt, res = started(c)
+    assert res["timeline"][1]["t"] == 0.30000000000000004 and res["timeline"][1]["t"] != 0.3
+    assert res["timeline"][2]["behaviour"]["scripts"][0]["body"][0]["to"] == 0.30000000000000004
+    rt.step_to(0.35)
+    assert rt.frame()["characters"]["A"]["pose"]["dx"] == 0.30000000000000004
+    packed = {"content": {"cast": {"A": "a"}, "program": c}}  # a cartoon pack: merged, then re-read
+    assert toon.create_runtime().start_cartoon(packed)["timeline"][1]["t"] == 0.30000000000000004
+
+
+def test_an_exit_a_hair_after_the_pin_has_not_landed():
+    # 0.1 + 0.2 = 0.30000000000000004: the exit lands 5.55e-17 s after the pin at 0.3 (§7.6)
+    c = cartoon(("a", {}, [[{"op": "place", "who": "B", "x": 0.5}, {"op": "wait", "for": 0.1},
+                            {"op": "exit", "who": "B", "over": 0.2}]]),
+                ("b", {"at": 0.3}, [[{"op": "wait", "for": 0.5}]]))
+    rt, res = started(c)
+    assert len(rt.warnings) == 1 and "lands 5.6e-17 s after the scene ends (rounding)" in rt.warnings[0]
+    rt.step_to(0.5)
+    b = rt.frame()["characters"]["B"]
+    assert b["visible"] and b["x"] == pytest.approx(1 + 0.02 + 0.5 / ASPECT, abs=1e-9)  # on stage, out of frame
+    landed = cartoon(("a", {}, [[{"op": "place", "who": "B", "x": 0.5}, {"op": "exit", "who": "B", "over": 0.25}]]),
+                     ("b", {"at": 0.25}, [[{"op": "wait", "for": 0.5}]]))
+    rt, _ = started(landed)  # landing exactly at the pin: it has landed, nothing lost
+    rt.step_to(0.5)
+    assert rt.warnings == [] and not rt.frame()["characters"]["B"]["visible"]
+
+
+def test_a_caption_running_past_the_end_is_not_a_wait():
+    c = cartoon(("a", {}, [[{"op": "caption", "text": "cap", "for": 0.3001}, {"op": "wait", "for": 0.3}]]))
+    rt, _ = started(c)
+    assert len(rt.warnings) == 1
+    assert "0.3 of 0.3001" in rt.warnings[0] or "shown 0.3 s" in rt.warnings[0]
+    assert "never comes" not in rt.warnings[0]
+
+
+@pytest.mark.parametrize("answer", [float("nan"), float("inf"), -0.5, None, "2", [1], True, {"s": 1}])
+def test_speech_answers_that_are_not_a_length(answer):
+    c = cartoon(("s", {}, [[{"op": "say", "who": "A", "text": "hello there"}, {"op": "say", "who": "A", "text": "hello there"}]]))
+    rt, res = started(c, speech=lambda text, opts: answer)
+    says = [r["dur"] for r in res["timeline"] if r["kind"] == "say"]
+    # (a bool is not a number here: True would be 1 s in JS, whose typeof true is "boolean", not "number")
+    assert says == [speech_len("hello there")] * 2
+    assert len(rt.warnings) == 1 and "speech" in rt.warnings[0]  # once per distinct line
+
+
+def test_speech_provider_exceptions_of_every_kind():
+    class Odd(Exception):
+        pass
+
+    for exc in (Odd("no audio"), KeyboardInterrupt, RecursionError("deep")):
+        def speech(text, opts, exc=exc):
+            raise exc
+        c = cartoon(("s", {}, [[{"op": "say", "who": "A", "text": "hi"}]]))
+        if exc is KeyboardInterrupt:  # not swallowed: the page asked to stop; no cartoon runs (§6)
+            rt = toon.create_runtime(speech=speech)
+            with pytest.raises(KeyboardInterrupt):
+                rt.start_cartoon(c)
+            assert rt.frame()["order"] == [] and rt.warnings == []
+            assert rt.start_cartoon(cartoon(("s", {}, [[{"op": "wait", "for": 1}]])))["duration"] == 1
+            continue
+        rt, res = started(c, speech=speech)
+        assert res["timeline"][1]["dur"] == 0.6 and len(rt.warnings) == 1
+
+
+@pytest.mark.parametrize("answer", [None, 5, "not json", {"v": 1, "kind": "scene", "scripts": []},
+                                    {"v": 1, "kind": "behaviour", "scripts": [{"body": [{"op": "nope"}]}]},
+                                    {"content": 3}, {"id": "x", "content": {"v": 2}}, [{"v": 1}]])
+def test_packs_that_return_junk_fall_back_to_idle(answer):
+    idle = prog([{"op": "sway"}])
+    c = cartoon(("s", {}, [[{"op": "does", "who": "A", "behaviour": "c4c:beh:odd"}, {"op": "wait", "for": 0.25}]]))
+    rt, res = started(c, packs=lambda pid, version: idle if pid == "c4c:beh:idle" else answer)
+    rt.step_to(0.125)
+    assert rt.frame()["characters"]["A"]["pose"]["rot"] == pytest.approx(5 * math.sin(2 * math.pi * 0.125))
+    assert len(rt.warnings) == 1 and "c4c:beh:odd" in rt.warnings[0]
+    assert res["duration"] == 0.25
+
+
+def test_a_packs_provider_interrupted_fails_the_cartoon():
+    def packs(pid, version):
+        raise KeyboardInterrupt
+    rt = toon.create_runtime(packs=packs)
+    with pytest.raises(KeyboardInterrupt):
+        rt.start_cartoon(cartoon(("s", {}, [[{"op": "does", "who": "A", "behaviour": "c4c:beh:x"}]])))
+    assert rt.frame()["scene"] is None and rt.frame()["order"] == []

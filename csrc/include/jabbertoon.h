@@ -85,6 +85,8 @@ typedef struct jt_runtime_def {
     double max_duration;  /* 3600: the plan's horizon; step_to(Infinity)'s limit */
     jt_speech_fn speech; void *speech_ud;
     jt_packs_fn packs; void *packs_ud;
+    volatile int *interrupt;  /* NULL, or the host's flag: set (e.g. by a provider that was interrupted),
+                                 the cartoon being planned or played fails at once ("interrupted") */
 } jt_runtime_def;
 jt_runtime_def jt_runtime_def_default(void);
 

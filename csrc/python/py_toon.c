@@ -167,6 +167,8 @@ typedef struct {
     PyObject *speech, *packs;
     PyObject *keys;      /* channel id -> the pose dict's key (str) */
     PyObject *k[K_COUNT];
+    int interrupt;       /* jt_runtime_def.interrupt: a provider raised KeyboardInterrupt / SystemExit */
+    PyObject *pending[3];  /* that exception, re-raised when start_cartoon returns */
 } RuntimeObject;
 
 static PyObject *raise_rt(RuntimeObject *self, jt_status st)
@@ -219,6 +221,8 @@ static int runtime_init(RuntimeObject *self, PyObject *args, PyObject *kw)
         return -1;
     }
     def.live = live;
+    self->interrupt = 0;
+    def.interrupt = &self->interrupt;
     if (speech != Py_None) {
         def.speech = obpy_toon_speech;
         def.speech_ud = self;
@@ -253,6 +257,7 @@ static void runtime_dealloc(RuntimeObject *self)
     Py_XDECREF(self->packs);
     Py_XDECREF(self->keys);
     for (int i = 0; i < K_COUNT; i++) Py_XDECREF(self->k[i]);
+    for (int i = 0; i < 3; i++) Py_XDECREF(self->pending[i]);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -268,6 +273,7 @@ static int runtime_clear(RuntimeObject *self)
 {
     Py_CLEAR(self->speech);
     Py_CLEAR(self->packs);
+    for (int i = 0; i < 3; i++) Py_CLEAR(self->pending[i]);
     return 0;
 }
 
@@ -673,6 +679,17 @@ PyTypeObject obpy_toon_runtime_type = {
 
 /* ---- the providers (§7.4, §7.5) --------------------------------------------------------------- */
 
+/* A provider raised something that is not an Exception (KeyboardInterrupt, SystemExit): it is kept
+** for start_cartoon to re-raise, and the runtime's interrupt flag makes the cartoon fail at once. */
+static int interrupted_by(RuntimeObject *self)
+{
+    if (!PyErr_Occurred() || PyErr_ExceptionMatches(PyExc_Exception)) return 0;
+    if (!self->pending[0]) PyErr_Fetch(&self->pending[0], &self->pending[1], &self->pending[2]);
+    else PyErr_Clear();
+    self->interrupt = 1;
+    return 1;
+}
+
 /* why <- the pending Python exception ("raised ValueError: ..."), cleared */
 static void exception_text(char *why, size_t cap, const char *what)
 {
@@ -712,6 +729,10 @@ int obpy_toon_speech(void *ud, const char *text, const jt_speech_opts *o, double
     }
     PyObject *r = PyObject_CallFunction(self->speech, "sO", text, opts);
     Py_DECREF(opts);
+    if (!r && interrupted_by(self)) {
+        snprintf(why, cap, "interrupted");
+        return -1;
+    }
     if (!r) {
         exception_text(why, cap, "it");
         return -1;
@@ -735,6 +756,10 @@ char *obpy_toon_packs(void *ud, const char *id, const char *version, char *why, 
     RuntimeObject *self = ud;
     PyObject *r = version ? PyObject_CallFunction(self->packs, "ss", id, version)
                           : PyObject_CallFunction(self->packs, "sO", id, Py_None);
+    if (!r && interrupted_by(self)) {
+        snprintf(why, cap, "interrupted");
+        return NULL;
+    }
     if (!r) {
         exception_text(why, cap, "the packs provider");
         return NULL;
@@ -781,6 +806,12 @@ static PyObject *rt_start_cartoon(RuntimeObject *self, PyObject *args)
     jt_status st = jt_start_cartoon(self->rt, text, (size_t)len, ps, n, &dur);
     PyMem_Free(ps);
     Py_XDECREF(keep);
+    self->interrupt = 0;
+    if (self->pending[0]) {  /* KeyboardInterrupt in a provider: the cartoon failed, the interrupt goes on */
+        PyErr_Restore(self->pending[0], self->pending[1], self->pending[2]);
+        self->pending[0] = self->pending[1] = self->pending[2] = NULL;
+        return NULL;
+    }
     if (st) return raise_rt(self, st);
     if (isnan(dur)) Py_RETURN_NONE;
     return PyFloat_FromDouble(dur);

@@ -100,6 +100,7 @@ typedef struct jt_director {
     int32_t nopen, capopen;
     char *loss;              /* the current scene's losses, "; "-separated */
     size_t losslen, losscap;
+    int loss_waiting;           /* the losses include blocks a script had not reached */
     pack_entry *packs;
     int32_t npacks, cappacks;
     const jt_block **warned; /* does blocks already warned about a pack's params */
@@ -498,6 +499,14 @@ static int known_end(const jt_thread *th, double *end)  /* the innermost enclosi
     return 0;
 }
 
+/* the host's interrupt flag (jt_runtime_def.interrupt), set inside a provider: the cartoon fails */
+static int interrupted(jt_director *d)
+{
+    if (!d->rt->def.interrupt || !*d->rt->def.interrupt) return 0;
+    jt_fail(d->rt, JT_ERR_RUN, "interrupted");
+    return 1;
+}
+
 static double speech_default(const char *text, double speed)
 {
     /* 0.06 s per character (UTF-16 code units) + 0.25 s, at least 0.6 s, divided by speed */
@@ -569,7 +578,7 @@ static jt_program *load_pack_text(const char *text, char *why, size_t cap)
     if (cJSON_IsObject(root) && !cJSON_GetObjectItemCaseSensitive(root, "scripts") &&
         cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(root, "content")))
         prog = cJSON_GetObjectItemCaseSensitive(root, "content");  /* a whole pack: its content */
-    char *p = cJSON_PrintUnformatted(prog);
+    char *p = jt_json_print(prog);
     cJSON_Delete(root);
     if (!p) {
         snprintf(why, cap, "out of memory");
@@ -642,8 +651,10 @@ static int exec_does(jt_director *d, jt_thread *th, const jt_block *b, double no
     if (!p && b->str) {
         char why[400] = "";
         if (resolve(d, b->str, b->str2, &p, why, sizeof why) < 0) {
+            if (interrupted(d)) return R_ERR;
             char why2[400] = "";
             int fb = strcmp(b->str, "c4c:beh:idle") ? resolve(d, "c4c:beh:idle", NULL, &p, why2, sizeof why2) : -1;
+            if (interrupted(d)) return R_ERR;
             dwarn(d, "%s: behaviour \"%.100s\" (%s): %s", d->prog->paths[b->path], b->str, why,
                   fb == 0 ? "c4c:beh:idle runs instead" : "nothing runs (no c4c:beh:idle either)");
             if (fb < 0) p = NULL;
@@ -724,6 +735,7 @@ static int exec_say(jt_director *d, jt_thread *th, const jt_block *b, double now
     o.has_speed = (b->mask & SM_SPEED) != 0;
     o.has_pitch = (b->mask & SM_PITCH) != 0;
     double s = speech(d, c->id, b->str, &o);
+    if (interrupted(d)) return R_ERR;
     int32_t r = new_record(d, REC_SAY, now);
     int32_t i = new_item(d, IT_LINE);
     if (r < 0 || i < 0) return jt_fail(d->rt, JT_ERR_MEMORY, "out of memory"), R_ERR;
@@ -949,7 +961,10 @@ static void collect_losses(jt_director *d, double now, int cause, const jt_threa
         int n = 0;
         for (int32_t k = in->script_off[s]; k < in->script_off[s + 1]; k++)
             if (in->thr[k].status != TH_FREE) n += unreached(&in->thr[k]);
-        if (n) loss(d, "scripts.%d had not reached %d block%s", s, n, n == 1 ? "" : "s");
+        if (n) {
+            loss(d, "scripts.%d had not reached %d block%s", s, n, n == 1 ? "" : "s");
+            d->loss_waiting = 1;
+        }
     }
     for (int32_t i = 0; i < d->nit; i++) {
         item *x = &d->it[i];
@@ -968,7 +983,7 @@ static void collect_losses(jt_director *d, double now, int cause, const jt_threa
                 loss(d, "%s's %s was cut off (%s of %s s ran)%s", who, REC_NAMES[d->rec[x->rec].kind], a, b,
                      x->op == OP_EXIT ? ": it stays on stage" : ": it stays where it froze");
             } else if (x->end > now && x->op == OP_EXIT) {
-                secs(x->end - now, t, sizeof t);
+                snprintf(t, sizeof t, "%.2g", x->end - now);  /* "5.6e-17" */
                 loss(d, "%s's exit lands %s s after the scene ends (rounding): it stays on stage, out of frame", who, t);
             }
         } else if (x->has_for && x->end > now + EXACT) {  /* does … for, caption … for running past */
@@ -997,11 +1012,15 @@ static void emit_losses(jt_director *d, double now, int cause)
               d->prog->scenes[d->scene + 1].name, p, d->loss);
     } else if (cause == CAUSE_STOPALL) {
         dwarn(d, "scene \"%s\" ended at %s s by \"stop all\": %s", scene_name(d), t, d->loss);
-    } else {
+    } else if (d->loss_waiting) {
         dwarn(d, "scene \"%s\" ended at %s s with scripts waiting for an end that never comes: %s (pin the next scene "
                  "with at, or wait for a time)", scene_name(d), t, d->loss);
+    } else {  /* only a caption or a does ... for that ran past: neither waits */
+        dwarn(d, "scene \"%s\" ended at %s s: %s (a caption or a does does not wait: add a wait to hold the scene)",
+              scene_name(d), t, d->loss);
     }
     d->losslen = 0;
+    d->loss_waiting = 0;
 }
 
 static int push_timer(jt_director *d, double t, int kind, uint32_t gen)
@@ -1101,6 +1120,7 @@ void jt_director_stop_all(jt_runtime *rt, jt_instance *in, jt_thread *th, double
                      "\"%s\" at %s s: %s", scene_name(d), t, d->prog->scenes[d->scene + 1].name, p, d->loss);
             d->losslen = 0;
         }
+        d->loss_waiting = 0;
         d->state = D_HOLDING;
         return;
     }
@@ -1516,10 +1536,10 @@ char *jt_cartoon_program(const char *json, size_t len, char *err, size_t errcap)
                 else cJSON_AddItemToObject(inner, c->string, dup);
             }
         }
-        out = merged ? cJSON_PrintUnformatted(merged) : NULL;
+        out = merged ? jt_json_print(merged) : NULL;
         cJSON_Delete(merged);
     } else {
-        out = cJSON_PrintUnformatted(content);
+        out = jt_json_print(content);
     }
     cJSON_Delete(root);
     if (!out) snprintf(err, errcap, "out of memory");

@@ -21,7 +21,7 @@ static int known(const char *k, const char *const *list, int n)
 
 static char *json_of(loader *L, const cJSON *v)
 {
-    char *t = cJSON_PrintUnformatted(v);
+    char *t = jt_json_print(v);
     char *c = t ? jt_strdup(L, t) : NULL;
     free(t);
     if (!t) L->oom = 1;
@@ -234,7 +234,7 @@ void jt_scene_hat(loader *L, const cJSON *hat, jt_script *s)
     agree(L, "place", &sc->place, place, sc->name);
     agree(L, "mood", &sc->mood, mood, sc->name);
     if (has_at) {
-        char *a = cJSON_PrintUnformatted(jt_get(hat, "at"));
+        char *a = jt_json_print(jt_get(hat, "at"));
         const char *kept = sc->at_json;
         agree(L, "at", &kept, a, sc->name);
         if (!sc->at_json) {
@@ -351,7 +351,7 @@ static void does_behaviour(loader *L, const cJSON *b, jt_block *k)
         return;
     }
     /* an inline behaviour: validated and compiled here, its messages under this path */
-    char *text = cJSON_PrintUnformatted(bv);
+    char *text = jt_json_print(bv);
     if (!text) { L->oom = 1; return; }
     jt_diags *d = NULL;
     jt_program *sub = jt_program_load(text, strlen(text), &d);

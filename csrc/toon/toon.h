@@ -294,6 +294,8 @@ int jt_diag_add(jt_diags *d, int error, const char *path, const char *fmt, ...);
 /* JSON helpers: the last member named key (JSON.parse keeps the last). */
 struct cJSON;
 struct cJSON *jt_get(const struct cJSON *obj, const char *key);
+/* JSON text of a node with every number's bits kept (cJSON_Print rounds some); malloc'd, NULL: no memory */
+char *jt_json_print(const struct cJSON *v);
 /* Object.entries order: array-index keys ascending, then the others as
 ** written, duplicates at the first position with the last value.  Fills
 ** keys/vals (caller frees both with free); returns the count or -1. */

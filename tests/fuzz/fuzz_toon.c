@@ -10,6 +10,7 @@
 ** hats, eases, extreme numbers) before libFuzzer's own byte mutations get a turn. */
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +19,34 @@
 #include "include/jabbertoon.h"
 
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
+
+/* providers for the cartoon paths (§7.4, §7.5): answers that depend on the text, some invalid */
+static int fuzz_speech(void *ud, const char *text, const jt_speech_opts *opts, double *seconds, char *why, size_t whycap)
+{
+    (void)ud, (void)opts;
+    size_t n = strlen(text);
+    if (n % 5 == 4) {
+        snprintf(why, whycap, "no audio");
+        return -1;
+    }
+    *seconds = n % 5 == 3 ? NAN : n % 5 == 2 ? -1 : 0.05 * (double)n;
+    return 0;
+}
+
+static char *fuzz_packs(void *ud, const char *id, const char *version, char *why, size_t whycap)
+{
+    (void)ud, (void)version;
+    static const char *const answers[3] = {
+        "{\"v\": 1, \"kind\": \"behaviour\", \"params\": {\"h\": 4}, \"scripts\": [{\"body\": [{\"op\": \"bob\", \"amp\": \"=h\"}]}]}",
+        "{\"id\": \"c4c:beh:idle\", \"content\": {\"v\": 1, \"kind\": \"behaviour\", \"scripts\": [{\"body\": [{\"op\": \"sway\"}]}]}}",
+        "[1, 2"};
+    size_t n = strlen(id);
+    if (n % 4 == 3) {
+        snprintf(why, whycap, "not in the catalog");
+        return NULL;
+    }
+    return strdup(answers[n % 4 == 2 ? 2 : !strcmp(id, "c4c:beh:idle") ? 1 : 0]);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -28,6 +57,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (strcmp(jt_program_kind(p), "behaviour")) {  /* a scene or a cartoon: plan it, play a few frames */
         jt_runtime_def def = jt_runtime_def_default();
         def.max_duration = 20;
+        if (size % 2) {
+            def.speech = fuzz_speech;
+            def.packs = fuzz_packs;
+        }
         jt_runtime *rt = jt_runtime_create(&def);
         if (rt) {
             jt_add_character(rt, "A", 2);
