@@ -315,6 +315,12 @@ def test_bake_options():
         toon.bake({"v": 1, "kind": "scene", "scripts": [{"body": [{"op": "wait", "for": 1}]}]}, char, 24, 1)
     with pytest.raises(openbone.OpenBoneError, match="fps must be a positive number"):
         toon.bake(SHOW, char, 0, 1)
+    with pytest.raises(openbone.OpenBoneError, match="got nan"):
+        toon.bake({"v": 1, "kind": "cartoon", "cast": {"A": "any"}, "scripts": []}, {"A": char}, float("nan"))
+    with pytest.raises(openbone.OpenBoneError, match=r"char\['A'\] is a RigCharacter, a Document or a rig's path, not int"):
+        toon.bake(STORY, {"A": 5}, 4)
+    with pytest.raises(openbone.OpenBoneError, match="char is a RigCharacter, a Document or a rig's path, not list"):
+        toon.bake(SHOW, [char], 4)
     with pytest.raises(toon.ToonError, match="invalid program"):
         toon.bake({"v": 1, "kind": "behaviour", "scripts": [{"body": [{"op": "fly"}]}]}, char, 24, 1)
 

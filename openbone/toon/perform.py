@@ -15,6 +15,7 @@ which see the step (``RigCharacter.apply_pose``).
 from __future__ import annotations
 
 import math
+import os
 from typing import Any, Dict, Mapping, Optional, Tuple
 
 import numpy as np
@@ -86,9 +87,13 @@ def pose_rigs(rt: Any) -> None:
             char.apply_pose(rt.pose(char_id), t)
 
 
-def _fresh(char: Any) -> RigCharacter:
+def _fresh(char: Any, who: str = "char") -> RigCharacter:
+    from ..document import Document
     if isinstance(char, RigCharacter):
         return char.fresh()
+    if not isinstance(char, (Document, str, os.PathLike)):
+        raise OpenBoneError(f"toon.bake: {who} is a RigCharacter, a Document or a rig's path, "
+                            f"not {type(char).__name__}")
     return RigCharacter(char)   # a Document or a path: its guessed role map
 
 
@@ -112,6 +117,8 @@ def bake(program: Any, char: Any, fps: float = 24, seconds: Optional[float] = No
     from .runtime import compile_program, create_runtime, to_number
     if isinstance(fps, bool) or not isinstance(fps, (int, float)):
         raise OpenBoneError(f"fps must be a number, got {type(fps).__name__}")
+    if not (fps > 0) or not math.isfinite(fps):
+        raise OpenBoneError(f"fps must be a positive number, got {fps!r}")
     kind = _program_kind(program)
     if kind != "behaviour":
         return _bake_cartoon(program, char, fps, seconds, params, seed, stage, times, runtime)
@@ -180,7 +187,7 @@ def _bake_cartoon(program, chars, fps, seconds, params, seed, stage, times, runt
     rt = create_runtime(seed=seed, fps=fps, **runtime)
     if not hasattr(rt, "start_cartoon"):   # pragma: no cover - builds before issue 14
         raise OpenBoneError("this build of openbone.toon cannot run cartoons yet")
-    rigs = {cid: _fresh(c) for cid, c in chars.items()}
+    rigs = {cid: _fresh(c, f"char[{cid!r}]") for cid, c in chars.items()}
     order = cast_order(program)
     for cid in order + [c for c in rigs if c not in order]:
         if cid in rigs:
