@@ -440,3 +440,25 @@ def test_the_raptors_tail_bends_by_its_segment_channels():
     assert turn("tail4") == pytest.approx(10, abs=1e-9) and turn("tail6") == pytest.approx(30, abs=1e-9)
     assert turn("tail8") == pytest.approx(30, abs=1e-9) and turn("tail9") == pytest.approx(40, abs=1e-9)
     assert turn("tail10") == pytest.approx(50, abs=1e-9)
+
+
+def test_facing_h_and_time_errors_name_the_place():
+    char = hero()
+    for attr, value, match in (("facing", 5, "RigCharacter.facing must be 1 or -1, got 5"),
+                               ("facing", float("nan"), "RigCharacter.facing must be 1 or -1"),
+                               ("h", -1, r"RigCharacter.h must be more than 0 \(and finite\), got -1"),
+                               ("h", math.inf, "RigCharacter.h must be more than 0"),
+                               ("h", "0.5", "RigCharacter.h must be a number, got '0.5'")):
+        with pytest.raises(openbone.OpenBoneError, match=match):
+            setattr(char, attr, value)
+    assert (char.facing, char.h) == (1, 1.0)   # unchanged by the failed sets
+    char.facing, char.h = np.int64(-1), np.float32(0.5)
+    assert (char.facing, char.h) == (-1, 0.5) and type(char.facing) is int and type(char.h) is float
+    with pytest.raises(openbone.OpenBoneError, match="apply_pose: time must be a finite number, got nan"):
+        char.apply_pose({}, math.nan)
+    with pytest.raises(openbone.OpenBoneError, match="apply_pose: time must be a number, got 'x'"):
+        char.apply_pose({}, "x")
+    with pytest.raises(openbone.OpenBoneError, match="apply_pose: h must be more than 0"):
+        char.apply_pose({}, 0, h=math.nan)
+    char.apply_pose({"reach": {"hand:1": {"x": 1e308, "y": -1e308, "w": 1}, "hand:-1": {"x": math.nan, "y": 0, "w": 1}}}, 0)
+    assert char.instance.world.shape == (16, 6)   # an absurd reach target is no crash

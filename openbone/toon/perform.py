@@ -79,7 +79,7 @@ def pose_rigs(rt: Any) -> None:
             facing = p.get("facing")
             facing = 1 if not isinstance(facing, (int, float)) or facing >= 0 else -1   # a glide through 0 turns
             h = p.get("h")
-            h = placement_h(float(h), aspect) if isinstance(h, (int, float)) and h > 0 else None
+            h = placement_h(float(h), aspect) if isinstance(h, (int, float)) and 0 < h < math.inf else None
             pose = p.get("pose")
             pose = talking_mouth(pose if pose is not None else rt.pose(char_id), p.get("talking"), t)
             char.apply_pose(pose, t, facing=facing, h=h)

@@ -106,6 +106,29 @@ def _num(where: str, v: Any, rest: float = 0.0) -> float:
     return f if math.isfinite(f) else rest
 
 
+def _real(where: str, v: Any) -> float:
+    if isinstance(v, (bool, str, bytes)):
+        raise OpenBoneError(f"{where} must be a number, got {v!r}")
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        raise OpenBoneError(f"{where} must be a number, got {type(v).__name__}") from None
+
+
+def _height(where: str, v: Any) -> float:
+    h = _real(where, v)
+    if not (h > 0 and math.isfinite(h)):
+        raise OpenBoneError(f"{where} must be more than 0 (and finite), got {v!r}")
+    return h
+
+
+def _facing(where: str, v: Any) -> int:
+    f = _real(where, v)
+    if f not in (1.0, -1.0):
+        raise OpenBoneError(f"{where} must be 1 or -1, got {v!r}")
+    return int(f)
+
+
 def _step(steps: List[list], value: float):
     """The value of the last [threshold, value] pair whose threshold ≤ value (else the first)."""
     out = steps[0][1]
@@ -138,8 +161,8 @@ class RigCharacter:
         if base_animation is not None and doc.animation_index(base_animation) < 0:
             raise OpenBoneError(f"RigCharacter: no animation named {base_animation!r}")
         self.base_animation = base_animation
-        self.h = 1.0        # the character's height as a fraction of the stage height (§7.2)
-        self.facing = 1     # the placement's facing (§7.2): +1 right, -1 left
+        self._h = 1.0       # the character's height as a fraction of the stage height (§7.2)
+        self._facing = 1    # the placement's facing (§7.2): +1 right, -1 left
         self._time: Optional[float] = None
         self._mood: Optional[str] = None
         self._mood_since = 0.0
@@ -214,6 +237,25 @@ class RigCharacter:
                              state_machine=self.state_machine)
         other.h, other.facing = self.h, self.facing
         return other
+
+    @property
+    def h(self) -> float:
+        """The character's height as a fraction of the stage height (§7.2; a number more than 0,
+        finite): channel pixels are ``height / (1080 · h)`` rig units."""
+        return self._h
+
+    @h.setter
+    def h(self, value: Any) -> None:
+        self._h = _height("RigCharacter.h", value)
+
+    @property
+    def facing(self) -> int:
+        """The placement's facing (§7.2): +1 right, −1 left; the stage mirrors by facing × A."""
+        return self._facing
+
+    @facing.setter
+    def facing(self, value: Any) -> None:
+        self._facing = _facing("RigCharacter.facing", value)
 
     @property
     def legs(self) -> int:
@@ -411,17 +453,15 @@ class RigCharacter:
         placement's, when a scene gives them (they persist)."""
         if not isinstance(pose, Mapping):
             raise OpenBoneError(f"apply_pose: expected a pose dict (rt.pose), got {type(pose).__name__}")
-        t = float(t)
-        if not math.isfinite(t) or (self._time is not None and t < self._time):
+        t = _real("apply_pose: time", t)
+        if not math.isfinite(t):
+            raise OpenBoneError(f"apply_pose: time must be a finite number, got {t!r}")
+        if self._time is not None and t < self._time:
             raise OpenBoneError(f"apply_pose: time {t!r} is before the previous step ({self._time!r})")
         if facing is not None:
-            if facing not in (1, -1):
-                raise OpenBoneError(f"apply_pose: facing must be 1 or -1, got {facing!r}")
-            self.facing = int(facing)
+            self.facing = _facing("apply_pose: facing", facing)
         if h is not None:
-            if not float(h) > 0:
-                raise OpenBoneError(f"apply_pose: h must be more than 0, got {h!r}")
-            self.h = float(h)
+            self.h = _height("apply_pose: h", h)
         dt = 0.0 if self._time is None else t - self._time
         self._time = t
         inst = self.instance
