@@ -120,6 +120,22 @@ def test_stage_errors():
         Stage(10, 10, {}, background="nowhere")
 
 
+
+def test_stage_draws_any_frame_a_page_hands_it():
+    """Stage is public: a frame built by hand may be anything; what is not a placement is not drawn,
+    text is drawn as text (lone surrogates replaced), and a caption of a million characters costs
+    four lines."""
+    char = posed(toon.RigCharacter(HERO))
+    st = Stage(64, 48, {"A": char}, supersample=1)
+    blank = st.render_array({})
+    for f in ({"characters": [1, 2]}, {"characters": {"A": 5}}, {"order": [1, None, ["A"]], "characters": {}},
+              {"order": "A", "characters": {"A": {"x": "a", "y": 0.9, "h": 0.5}}}, {"background": {"a": 1}},
+              {"grade": [1]}, {"caption": 12345}, {"caption": "a\x00b\ud800"}, {"caption": "ab " * 300000},
+              {"characters": {"A": {"x": 0.5, "y": 0.9, "h": 0.5, "facing": "left", "visible": "no"}}}):
+        a = st.render_array(f)
+        assert a.shape == blank.shape
+
+
 # ---- openbone toon render -----------------------------------------------------------
 
 WAVE = {"v": 1, "kind": "behaviour", "scripts": [{"body": [

@@ -194,18 +194,29 @@ def _font(size: float):
     return skia.Font(face, size)
 
 
-def _wrap(font, text: str, width: float) -> List[str]:
+def _plain(text: Any) -> str:
+    """Text skia can draw: lone surrogates (a JSON "\\ud800") become U+FFFD."""
+    return str(text).encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+
+
+def _wrap(font, text: str, width: float, most: int = 5) -> List[str]:
+    """Lines of at most ``width`` pixels (a word wider than that on a line of its own); stops once
+    ``most`` lines are made (the caption shows 4)."""
     lines: List[str] = []
-    for para in str(text).split("\n"):
+    for para in text.split("\n"):
         line = ""
         for word in para.split(" "):
             trial = word if not line else line + " " + word
             if line and font.measureText(trial) > width:
                 lines.append(line)
+                if len(lines) >= most:
+                    return lines
                 line = word
             else:
                 line = trial
         lines.append(line)
+        if len(lines) >= most:
+            return lines
     return lines
 
 
@@ -216,7 +227,8 @@ def _text(cv: _Canvas, text: str, x: float, y: float, size: float, color, align:
     colour when given."""
     import skia
     font = _font(size)
-    lines = _wrap(font, text, max_width) if max_width else str(text).split("\n")
+    text = _plain(text)
+    lines = _wrap(font, text, max_width) if max_width else text.split("\n")
     if len(lines) > 4:
         lines = lines[:3] + [lines[3] + " …"]
     ascent = -font.getMetrics().fAscent
@@ -287,12 +299,14 @@ class Stage:
 
     def snapshots(self, frame: Mapping[str, Any]) -> List[Snapshot]:
         """The visible rigged characters of the frame, in ``order``, as placed (§7.2)."""
-        chars = frame.get("characters") or {}
+        chars = frame.get("characters")
+        chars = chars if isinstance(chars, Mapping) else {}
+        order = frame.get("order")
         out = []
-        for cid in frame.get("order") or list(chars):
-            c = chars.get(cid)
-            rig = self.rigs.get(cid)
-            if c is None or rig is None or not c.get("visible", True):
+        for cid in order if isinstance(order, (list, tuple)) else list(chars):
+            c = chars.get(cid) if isinstance(cid, str) else None
+            rig = self.rigs.get(cid) if isinstance(cid, str) else None
+            if not isinstance(c, Mapping) or rig is None or not c.get("visible", True):
                 continue
             x, y, h = (c.get(k) for k in ("x", "y", "h"))
             if not all(isinstance(v, (int, float)) and math.isfinite(v) and abs(v) <= FAR for v in (x, y, h)) or h <= 0:
