@@ -391,3 +391,25 @@ def test_placements_a_formula_spoils_are_not_drawn(tmp_path):
         stills = [_still(tmp_path, story, "A=" + HERO, k, "--fps", "4") for k in (0, 2, 4, 6)]
     assert all((s == 255).all() for s in stills[:3])
     assert ink(stills[3])[1] == pytest.approx(240, abs=1.5)
+
+
+def test_render_cast_reads_speech_and_packs(tmp_path):
+    """--speech lines.json sets a line's length (§7.4: the cartoon lasts as long as its lines: 2 s
+    at 4 fps is 8 frames), --packs a folder resolves a does' pack id (§7.5: A hops; without the
+    pack it falls back to c4c:beh:idle, or nothing)."""
+    story = _story(tmp_path, {"A": {"at": {"x": 0.5, "y": 0.8}}},
+                   {"op": "does", "who": "A", "behaviour": "c4c:beh:hop"},
+                   {"op": "say", "who": "A", "text": "Hop!"})
+    (tmp_path / "lines.json").write_text(json.dumps({"Hop!": 2}))
+    packs = tmp_path / "packs"
+    packs.mkdir()
+    (packs / "hop.json").write_text(json.dumps({"v": 1, "kind": "behaviour", "scripts": [{"body": [
+        {"op": "move", "dy": -200, "over": 0}]}]}))
+    lines = str(tmp_path / "lines.json")
+    plain = _still(tmp_path, story, "A=" + HERO, 7, "--fps", "4", "--speech", lines, "--no-caption")
+    hopped = _still(tmp_path, story, "A=" + HERO, 7, "--fps", "4", "--speech", lines, "--no-caption", "--packs", str(packs))
+    assert ink(plain)[1] == pytest.approx(240, abs=1.5)
+    # move dy -200 px: up by 200 · min(W, H) / 1080 stage pixels (§0), 300 · 200 / 1080 ≈ 55.6
+    assert ink(hopped)[1] == pytest.approx(240 - 300 * 200 / 1080, abs=1.5)
+    assert main(["toon", "render", story, "--rig", HERO, "--fps", "4", "--speech", lines, "--frames", "8",
+                 "-o", str(tmp_path / "x.png")]) == 2   # frames 0..7: the line's 2 s
