@@ -47,6 +47,8 @@ animation, then updates the world; only physics and particles see the step
 """
 from __future__ import annotations
 
+import functools
+from collections import abc
 import math
 import os
 from dataclasses import dataclass
@@ -104,6 +106,20 @@ def _num(where: str, v: Any, rest: float = 0.0) -> float:
     except (TypeError, ValueError):
         raise OpenBoneError(f"apply_pose: {where}: expected a number, got {v!r}") from None
     return f if math.isfinite(f) else rest
+
+
+@functools.lru_cache(maxsize=4096)
+def _channel_key_cached(key: str) -> Optional[Tuple[str, Optional[int], Optional[int]]]:
+    try:
+        return parse_key(key)
+    except OpenBoneError:
+        return None
+
+
+def _channel_key(key: Any) -> Optional[Tuple[str, Optional[int], Optional[int]]]:
+    """parse_key of a pose's channel key, None when it is not a role key (remembered: a pose
+    has the same few keys every step)."""
+    return _channel_key_cached(key) if isinstance(key, str) else None
 
 
 def _real(where: str, v: Any) -> float:
@@ -174,6 +190,7 @@ class RigCharacter:
 
     def _compile(self) -> None:
         doc, roles, inst = self.document, self.roles, self.instance
+        self._keys: Dict[str, Tuple[List[str], int, List[Tuple[str, float]]]] = {}
         setup = Instance(doc, skin=self.skin)
         self._setup_world = np.array(setup.world)
         w = self._setup_world
@@ -287,7 +304,12 @@ class RigCharacter:
 
     # ---- per step -------------------------------------------------------------
 
-    def _channel_sum(self, channels: Mapping[str, float], node: _Node, beyond: Dict[Tuple[str, Optional[int]], List[str]]) -> float:
+    def _node_keys(self, node: _Node) -> Tuple[List[str], int, List[Tuple[str, float]]]:
+        """The channel keys a node reads (§8.1, engine/parts.js partAngle), its segment index, and
+        its synonym reads (key, factor): worked out once per node."""
+        cached = self._keys.get(node.key)
+        if cached is not None:
+            return cached
         r, s, i = node.role, node.side, node.index
         if i is None and r in CHAIN_SEGMENTS:
             i = 0   # §8.1: a one-piece chain part is its segment 0 (it reads R#0 too)
@@ -301,18 +323,25 @@ class RigCharacter:
                 keys.append(make_key(r, None, i))
                 if s is not None:
                     keys.append(make_key(r, s, i))
+        reads = [(k, f) for role, f in node.reads.items()
+                 for k in (role, make_key(role, s) if s is not None else None) if k is not None]
+        cached = self._keys[node.key] = (keys, i or 0, reads)
+        return cached
+
+    def _channel_sum(self, channels: Mapping[str, float], node: _Node, beyond: Dict[Tuple[str, Optional[int]], List[str]]) -> float:
+        keys, i, reads = self._node_keys(node)
         total = 0.0
         for k in keys:
             if k in channels:
                 total += _num(k, channels[k])
         if node.last:
+            r, s = node.role, node.side
             for k in beyond.get((r, None), []) + (beyond.get((r, s), []) if s is not None else []):
-                if parse_key(k)[2] > (i or 0):
+                if _channel_key(k)[2] > i:
                     total += _num(k, channels[k])
-        for role, f in node.reads.items():
-            for k in (role, make_key(role, s) if s is not None else None):
-                if k is not None and k in channels:
-                    total += f * _num(k, channels[k])
+        for k, f in reads:
+            if k in channels:
+                total += f * _num(k, channels[k])
         return total
 
     def pose_offsets(self, pose: Mapping[str, Any]) -> Dict[int, List[float]]:
@@ -324,21 +353,21 @@ class RigCharacter:
         def acc(b: int) -> List[float]:
             return out.setdefault(b, [0.0, 0.0, 0.0, 1.0, 1.0])
 
-        if not isinstance(pose, Mapping):
+        if not isinstance(pose, abc.Mapping):
             raise OpenBoneError(f"apply_pose: expected a pose dict (rt.pose), got {type(pose).__name__}")
         parts = pose.get("parts") or {}
         lifts = pose.get("lift") or {}
         for name, v in (("parts", parts), ("lift", lifts), ("reach", pose.get("reach") or {})):
-            if not isinstance(v, Mapping):
+            if not isinstance(v, abc.Mapping):
                 raise OpenBoneError(f"apply_pose: {name}: expected an object, got {type(v).__name__}")
         beyond: Dict[Tuple[str, Optional[int]], List[str]] = {}
         beyond_lift: Dict[Tuple[str, Optional[int]], List[str]] = {}
         for src, dst in ((parts, beyond), (lifts, beyond_lift)):
             for key in src:
-                try:
-                    r, s, i = parse_key(key)
-                except OpenBoneError:
+                parsed = _channel_key(key)
+                if parsed is None:
                     continue   # a well-formed channel of an undrawn role (part:elbow): nothing draws it
+                r, s, i = parsed
                 if i is not None and r in CHAIN_SEGMENTS:
                     dst.setdefault((r, s), []).append(key)
         for node in self._nodes:
@@ -391,13 +420,13 @@ class RigCharacter:
         done = set()
         for key, r in (reach or {}).items():
             limb = self._limbs.get(key)
-            if limb is None or not isinstance(r, Mapping):
+            if limb is None or not isinstance(r, abc.Mapping):
                 continue   # a limb this rig has no bones for: left as the pose has it (canReach)
             w = _num(f"reach.{key}.w", r.get("w"))
             if not w > 0:
                 continue
             up, lo, tip, bend = limb
-            side = parse_key(key)[1]
+            side = _channel_key(key)[1]
             if r.get("spot") is not None:
                 spot = self.roles.spot(str(r["spot"]), side)
                 if spot is None:
@@ -451,7 +480,7 @@ class RigCharacter:
         previous call's): the channels into the instance layer, then the rig's own animation at
         ``t`` and the world update.  ``facing`` (±1) and ``h`` (the stage height fraction) are the
         placement's, when a scene gives them (they persist)."""
-        if not isinstance(pose, Mapping):
+        if not isinstance(pose, abc.Mapping):
             raise OpenBoneError(f"apply_pose: expected a pose dict (rt.pose), got {type(pose).__name__}")
         t = _real("apply_pose: time", t)
         if not math.isfinite(t):
