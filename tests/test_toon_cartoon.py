@@ -705,3 +705,22 @@ def test_a_packs_provider_interrupted_fails_the_cartoon():
     with pytest.raises(KeyboardInterrupt):
         rt.start_cartoon(cartoon(("s", {}, [[{"op": "does", "who": "A", "behaviour": "c4c:beh:x"}]])))
     assert rt.frame()["scene"] is None and rt.frame()["order"] == []
+
+
+def test_does_without_for_gets_the_earliest_known_end():
+    dur = prog([{"op": "set", "ch": "dx", "to": "=dur"}])
+
+    def dx(c, T=0.1):
+        rt, _ = started(c)
+        rt.step_to(T)
+        return rt.frame()["characters"]["A"]["pose"]["dx"]
+    does = {"op": "does", "who": "A", "behaviour": dur}
+    assert dx(cartoon(("a", {}, [[{"op": "for", "for": 1, "body": [{"op": "for", "for": 5, "body": [
+        does, {"op": "wait", "for": 9}]}]}]]))) == 1  # the outer for ends first
+    pinned = ("b", {"at": 2}, [[{"op": "wait", "for": 1}]])
+    assert dx(cartoon(("a", {}, [[{"op": "for", "for": 10, "body": [does, {"op": "wait", "for": 9}]}]]), pinned)) == 2
+    assert dx(cartoon(("a", {}, [[{"op": "wait", "for": 0.5}, {"op": "for", "for": 10, "body": [
+        does, {"op": "wait", "for": 9}]}]]), pinned), 0.6) == 1.5  # from its start at 0.5 to the pin
+    assert dx(cartoon(("a", {}, [[{"op": "for", "for": 3, "body": [{"op": "together", "branches": [
+        [does, {"op": "wait", "for": 9}]]}]}]]))) == 3  # the for around the together
+    assert dx(cartoon(("a", {}, [[does, {"op": "wait", "for": 4}]]))) == 4  # the scene's end from the plan

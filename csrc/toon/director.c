@@ -489,14 +489,18 @@ static void show_caption(jt_director *d, const char *text, double now, double en
 
 /* ---- the scene blocks ------------------------------------------------------------------------------------ */
 
-static int known_end(const jt_thread *th, double *end)  /* the innermost enclosing for with a time */
+/* the earliest deadline of the for blocks around th (its own frames and, in a together, its parents') */
+static int known_end(const jt_thread *th, double *end)
 {
-    for (int32_t i = th->depth - 1; i >= 0; i--)
-        if (th->frames[i].kind == FR_FOR && th->frames[i].deadline != INFINITY) {
-            *end = th->frames[i].deadline;
-            return 1;
-        }
-    return 0;
+    int found = 0;
+    for (; th; th = th->parent)
+        for (int32_t i = th->depth - 1; i >= 0; i--)
+            if (th->frames[i].kind == FR_FOR && th->frames[i].deadline != INFINITY &&
+                (!found || th->frames[i].deadline < *end)) {
+                *end = th->frames[i].deadline;
+                found = 1;
+            }
+    return found;
 }
 
 /* the host's interrupt flag (jt_runtime_def.interrupt), set inside a provider: the cartoon fails */
@@ -676,10 +680,10 @@ static int exec_does(jt_director *d, jt_thread *th, const jt_block *b, double no
     }
     /* §7.5 dur: for, else the earliest known end of its scope (a for, else the scene's end in the plan) */
     double dur = forv, end;
-    if (!(b->mask & SM_FOR)) {
-        if (known_end(th, &end)) dur = end - now;
-        else if (d->plan_ends && isfinite(d->plan_ends[d->scene])) dur = d->plan_ends[d->scene] - now;
-        else dur = INFINITY;
+    if (!(b->mask & SM_FOR)) {  /* the earliest of the ends known now: the fors around it, the scene's */
+        double scene_end = d->plan_ends && isfinite(d->plan_ends[d->scene]) ? d->plan_ends[d->scene] : INFINITY;
+        if (!known_end(th, &end) || end > scene_end) end = scene_end;
+        dur = end == INFINITY ? INFINITY : end - now;
     }
     if (!(b->flags & BF_ALSO))  /* replaces every behaviour the scene started on this character */
         for (int32_t i = 0; i < d->nit; i++)
