@@ -413,3 +413,27 @@ def test_render_cast_reads_speech_and_packs(tmp_path):
     assert ink(hopped)[1] == pytest.approx(240 - 300 * 200 / 1080, abs=1.5)
     assert main(["toon", "render", story, "--rig", HERO, "--fps", "4", "--speech", lines, "--frames", "8",
                  "-o", str(tmp_path / "x.png")]) == 2   # frames 0..7: the line's 2 s
+
+
+@pytest.mark.parametrize("kind", ["behaviour", "cartoon"])
+def test_stills_come_in_the_order_asked_repeats_included(wave, tmp_path, kind):
+    """--frames 6,0,0 --columns 3: the sheet's tiles are frames 6, 0 and 0 (each the same picture as
+    rendering that frame alone)."""
+    if kind == "behaviour":
+        args = [wave, "--rig", HERO, "--seconds", "1", "--fps", "12", "--facing", "right"]
+    else:
+        args = [_story(tmp_path, {"A": {"at": {"x": 0.5}}}, {"op": "place", "who": "A", "x": 0.7, "over": 1}),
+                "--rig", HERO, "--fps", "12", "--size", "160x90"]
+    sheet, one, zero = (tmp_path / f"{n}.png" for n in ("sheet", "one", "zero"))
+    assert main(["toon", "render", *args, "--frames", "6,0,0", "--columns", "3", "-q", "-o", str(sheet)]) == 0
+    assert main(["toon", "render", *args, "--frames", "6", "-q", "-o", str(one)]) == 0
+    assert main(["toon", "render", *args, "--frames", "0", "-q", "-o", str(zero)]) == 0
+    with Image.open(sheet) as s, Image.open(one) as a, Image.open(zero) as b:
+        s, a, b = (np.asarray(x.convert("RGB")) for x in (s, a, b))
+    h, w = a.shape[:2]
+    if kind == "behaviour":   # a behaviour's view is fitted to every frame it draws: 6 alone is framed on itself
+        tiles = [s[:, k * (s.shape[1] // 3):(k + 1) * (s.shape[1] // 3)] for k in range(3)]
+        assert np.array_equal(tiles[1], tiles[2]) and not np.array_equal(tiles[0], tiles[1])
+    else:
+        assert s.shape[:2] == (h, 3 * w)
+        assert np.array_equal(s[:, :w], a) and np.array_equal(s[:, w:2 * w], b) and np.array_equal(s[:, 2 * w:], b)

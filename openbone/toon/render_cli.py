@@ -205,11 +205,19 @@ def render_behaviour(args, program, params, rigs: _Rigs, ext: str) -> Tuple[Any,
     view = solo.view((s for _, s in run(want)), proto)
 
     def make(limit):
-        count = 0
-        for _, snap in run(want if limit is None else set(sorted(want)[:limit])):
-            yield solo.render(snap, view)
-            count += 1
+        ks = wanted if limit is None else wanted[:limit]
+        if _ascending(ks):   # every frame of an animation, or stills in order: drawn as they are written
+            for _, snap in run(set(ks)):
+                yield solo.render(snap, view)
+        else:                # stills in another order or repeated: the snapshots first, then in that order
+            snaps = dict(run(set(ks)))
+            for k in ks:
+                yield solo.render(snaps[k], view)
     return _Stream(make, len(wanted)), len(wanted), f"{view.width}x{view.height}"
+
+
+def _ascending(ks: List[int]) -> bool:
+    return all(a < b for a, b in zip(ks, ks[1:]))
 
 
 def render_cartoon(args, program, params, rigs: _Rigs, ext: str) -> Tuple[Any, int, str]:
@@ -261,16 +269,24 @@ def render_cartoon(args, program, params, rigs: _Rigs, ext: str) -> Tuple[Any, i
             raise OpenBoneError("the cartoon does not end within max_duration: give --seconds")
     n = frame_count(seconds, args.fps)
     wanted = _wanted(args, n, ext)
-    want = sorted(set(wanted))
 
     def make(limit):
         rt, chars, _ = start()
         stage = Stage(W, H, chars, background=args.background or "#ffffff", bones=args.bones,
                       textured=not args.untextured, captions=not args.no_caption)
         t0 = rt.t
-        for k in want[:limit] if limit is not None else want:
+        ks = wanted if limit is None else wanted[:limit]
+        if _ascending(ks):
+            for k in ks:
+                rt.step_to(t0 + k / args.fps)
+                yield stage.render(rt.frame())
+            return
+        shots = {}   # stills in another order or repeated: each frame drawn once, then in that order
+        for k in sorted(set(ks)):
             rt.step_to(t0 + k / args.fps)
-            yield stage.render(rt.frame())
+            shots[k] = stage.render(rt.frame())
+        for k in ks:
+            yield shots[k]
     return _Stream(make, len(wanted)), len(wanted), f"{W}x{H}"
 
 
