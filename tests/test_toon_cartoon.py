@@ -724,3 +724,10 @@ def test_does_without_for_gets_the_earliest_known_end():
     assert dx(cartoon(("a", {}, [[{"op": "for", "for": 3, "body": [{"op": "together", "branches": [
         [does, {"op": "wait", "for": 9}]]}]}]]))) == 3  # the for around the together
     assert dx(cartoon(("a", {}, [[does, {"op": "wait", "for": 4}]]))) == 4  # the scene's end from the plan
+
+
+def test_to_text_scene_program_and_sides():
+    scene = {"v": 1, "kind": "scene", "cast": {"A": "any"}, "scripts": [{"body": [
+        {"op": "enter", "who": "A", "from": "top", "x": 0.3, "over": 1}, {"op": "exit", "who": "A", "to": "bottom"}]}]}
+    assert toon.to_text(scene).splitlines() == ["cast: A = any", 'scene "scene"', "  A enters from the top at x 0.3 in 1 s",
+                                                "  A exits to the bottom"]
