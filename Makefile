@@ -25,7 +25,7 @@ asan:
 		$(PYTHON) setup.py -q build_ext --inplace --force
 	LD_PRELOAD="$(ASAN_LIB)" ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
 		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 OPENBONE_SANITIZED=1 \
-		$(PYTHON) -m pytest -q -p no:cacheprovider; status=$$?; \
+		$(PYTHON) -m pytest -q -p no:cacheprovider -n auto --dist loadfile; status=$$?; \
 		$(PYTHON) setup.py -q build_ext --inplace --force; exit $$status
 
 # libFuzzer on both loaders for FUZZ_SECONDS each (crashes land in tests/fuzz/).
