@@ -537,7 +537,8 @@ def test_a_hundred_captions_a_second_keep_four_live_items():
         rt.step_to(T)
         st = rt._rt.stats()
         worst = max(worst, st["live_items"] + st["displayed_captions"])
-        assert st["live_items"] <= 4 and st["queue"] < 20, st
+        assert st["live_items"] <= 4 and st["displayed_captions"] <= 4 and st["open_scopes"] <= 4, st
+        assert st["queue"] < 20, st
     nan = [r for r in res["timeline"] if r["kind"] == "caption" and r["text"] == "c"]
     assert all(math.isnan(r["dur"]) for r in nan[:5])
     b = [r for r in res["timeline"] if r["kind"] == "caption" and r["text"] == "b"]
@@ -724,3 +725,10 @@ def test_does_without_for_gets_the_earliest_known_end():
     assert dx(cartoon(("a", {}, [[{"op": "for", "for": 3, "body": [{"op": "together", "branches": [
         [does, {"op": "wait", "for": 9}]]}]}]]))) == 3  # the for around the together
     assert dx(cartoon(("a", {}, [[does, {"op": "wait", "for": 4}]]))) == 4  # the scene's end from the plan
+
+
+def test_to_text_scene_program_and_sides():
+    scene = {"v": 1, "kind": "scene", "cast": {"A": "any"}, "scripts": [{"body": [
+        {"op": "enter", "who": "A", "from": "top", "x": 0.3, "over": 1}, {"op": "exit", "who": "A", "to": "bottom"}]}]}
+    assert toon.to_text(scene).splitlines() == ["cast: A = any", 'scene "scene"', "  A enters from the top at x 0.3 in 1 s",
+                                                "  A exits to the bottom"]

@@ -186,7 +186,13 @@ def _slug(behaviour: Any) -> str:
 
 
 def _side(name: str) -> str:
-    return f"the {name}" if name in ("left", "right") else name
+    return f"the {name}" if name in ("left", "right", "top", "bottom") else str(name)
+
+
+def _at(b: Dict[str, Any]) -> str:
+    """enter's own spot: " at x 0.3, y 0.8" (else it comes back to the one it left)"""
+    parts = [f"{k} {_num(b[k])}" for k in ("x", "y") if k in b]
+    return f" at {', '.join(parts)}" if parts else ""
 
 
 def _scene_text(b: Dict[str, Any]) -> Optional[str]:
@@ -213,7 +219,7 @@ def _scene_text(b: Dict[str, Any]) -> Optional[str]:
             parts.append("facing " + ("left" if b["facing"] == -1 else "right" if b["facing"] == 1 else _num(b["facing"])))
         return f"place {who} at {', '.join(parts)}{_over(b)}" if parts else f"show {who}{_over(b)}"
     if op == "enter":
-        return f"{who} enters from {_side(b.get('from', 'left'))}{_over(b)}"
+        return f"{who} enters from {_side(b.get('from', 'left'))}{_at(b)}{_over(b)}"
     if op == "exit":
         return f"{who} exits to {_side(b.get('to', 'right'))}{_over(b)}"
     if op == "mood":
