@@ -59,6 +59,19 @@ static int32_t world_vertices(const ob_instance *inst, int32_t slot, const ob_at
         /* §8.3 unweighted: (vx + dx, vy + dy) through the slot bone's world
         ** (per-influence offsets of an unweighted attachment: one per vertex) */
         const double *lv = att->vertices;
+        if (of && (off.count == 0 || off.count >= 2 * n)) {
+            /* no offsets, or one for every value: the same sums without the
+            ** per-value checks, two lanes at a time (issue 17) */
+            const double *ov = off.count ? off.v : NULL;
+            ob_v2d ma = {sb.a, sb.c}, mb = {sb.b, sb.d}, mx = {sb.x, sb.y};
+            for (int32_t v = 0; v < n; v++) {
+                ob_v2d p = ob_v2_load(lv + 2 * v) + (ov ? ob_v2_load(ov + 2 * v) : (ob_v2d){0, 0});
+                ob_v2d w = ma * (ob_v2d){p[0], p[0]} + mb * (ob_v2d){p[1], p[1]} + mx;
+                of[2 * v] = (float)w[0];
+                of[2 * v + 1] = (float)w[1];
+            }
+            return n;
+        }
         for (int32_t v = 0; v < n; v++) {
             double dx, dy;  /* added even when 0, as the formula reads (−0 + 0 = 0) */
             offset_at(off, v, &dx, &dy);
@@ -125,6 +138,22 @@ int32_t ob_attachment_world_vertices_pairs(const ob_instance *inst, int32_t slot
     offsets off = offsets_of(inst, slot, att);
     const int32_t *ws = att->weight_start;
     const ob_weight *w = att->weights;
+    if (off.count == 0) {
+        /* no offsets (dx = dy = 0, still added as the formula reads): the
+        ** loop without the per-influence checks (issue 17) */
+        for (int32_t v = 0; v < n; v++) {
+            ob_v2 acc = {0, 0};
+            for (int32_t i = ws[v], e = ws[v + 1]; i < e; i++) {
+                const double *m = w[i].bone >= 0 ? pairs + 6 * (size_t)w[i].bone : sb;
+                double x = w[i].x + 0.0, y = w[i].y + 0.0;
+                acc += (ob_v2){w[i].weight, w[i].weight} *
+                       (v2_load(m) * (ob_v2){x, x} + v2_load(m + 2) * (ob_v2){y, y} + v2_load(m + 4));
+            }
+            out[2 * v] = (float)acc[0];
+            out[2 * v + 1] = (float)acc[1];
+        }
+        return n;
+    }
     for (int32_t v = 0; v < n; v++) {
         double dx, dy;
         offset_at(off, v, &dx, &dy);

@@ -43,13 +43,12 @@ double ob_curve_spine_sampled(const double s[OB_SPINE_SAMPLES], double t)
 {
     const double *xs = s, *ys = s + 9;
     if (s[18] != 0 && !(xs[0] > t)) {
-        /* x ascending: the first of x1..x8 with x ≥ t by bisection (no
-        ** branches to mispredict), the same sample the scan below finds */
-        const double *b = xs + 1;
-        b += (b[3] < t) * 4;
-        b += (b[1] < t) * 2;
-        b += (b[0] < t);
-        int i = (int)(b - xs) + (b[0] < t);  /* 1..9; 9: past the last sample */
+        /* x ascending: the first of x1..x8 with x ≥ t is 1 + the number
+        ** of them below t (eight independent compares: no branch to
+        ** mispredict, no chain of dependent loads), the same sample the scan
+        ** below finds */
+        int i = 1 + (xs[1] < t) + (xs[2] < t) + (xs[3] < t) + (xs[4] < t) + (xs[5] < t) + (xs[6] < t) +
+                (xs[7] < t) + (xs[8] < t);  /* 1..9; 9: past the last sample */
         double px = xs[i - 1], py = ys[i - 1];
         double x = i < 9 ? xs[i] : 1, y = i < 9 ? ys[i] : 1, span = x - px;
         return span != 0 ? py + (t - px) / span * (y - py) : (i < 9 ? y : 1);

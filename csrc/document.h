@@ -258,6 +258,15 @@ typedef struct ob_key {
     int32_t *order;              /* draw order: slot indices that exist */
 } ob_key;
 
+/* The part of a key the per-frame search and sample read (issue 17): kept
+** contiguous per timeline so a look-up touches a line or two, not a 112-byte
+** key and its neighbour.  Filled by the loader from keys[] (the same values). */
+typedef struct ob_key_hot {
+    double v0;                   /* keys[i].v[0] */
+    const double *spine;         /* keys[i].spine */
+    int32_t curve;               /* keys[i].curve */
+} ob_key_hot;
+
 typedef struct ob_timeline {
     ob_tl_target target;
     ob_property property;
@@ -269,6 +278,7 @@ typedef struct ob_timeline {
     int32_t key_count;
     ob_key *keys;
     double *times;               /* keys[i].time, contiguous for the §5 key search */
+    ob_key_hot *hot;             /* keys[i]'s v[0], spine samples, curve kind, contiguous */
     int32_t serial;              /* 0.. over the document's timelines: the instance's key hint */
     int sorted;                  /* key times ascending (the hint is used only then) */
     int global;                  /* Spine pose model physics timeline with id "": index is the

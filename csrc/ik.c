@@ -17,7 +17,7 @@ static void ik_one(ob_instance *inst, int32_t b, double tx, double ty, int stret
     /* §7.1 (lx, ly) = linear part of invert(P) · (dx, dy) */
     ob_mat inv = ob_mat_invert(P);
     double lx = inv.a * dx + inv.b * dy, ly = inv.c * dx + inv.d * dy;
-    double want = atan2(ly, lx) * OB_RAD - ap->shear_x;
+    double want = ob_atan2(ly, lx) * OB_RAD - ap->shear_x;
     ap->rotation += ob_wrap_deg(want - ap->rotation) * mix;
     ob_bone_update_world(inst, b);
     double len = doc->bones[b].length * ob_world_scale_x(inst->world[b]);
@@ -74,8 +74,8 @@ static void ik_two(ob_instance *inst, int32_t p, int32_t ch, double tx, double t
     if (den == 0) den = 1;
     double cos_a = (l1 * l1 + d_eff * d_eff - l2 * l2) / den;
     cos_a = cos_a < -1 ? -1 : cos_a > 1 ? 1 : cos_a;
-    double a1 = atan2(uy, ux) + (bend_positive ? -1 : 1) * acos(cos_a);
-    double cur_dir = atan2(cw->y - py, cw->x - px);
+    double a1 = ob_atan2(uy, ux) + (bend_positive ? -1 : 1) * acos(cos_a);
+    double cur_dir = ob_atan2(cw->y - py, cw->x - px);
     double delta_p = ob_wrap_deg((a1 - cur_dir) * OB_RAD) * ob_det_sign(ob_parent_world(inst, p));
     ob_pose *pa = ob_bone_applied(inst, p), *ca = ob_bone_applied(inst, ch);
     double p_rot = pa->rotation, c_rot = ca->rotation;
@@ -83,7 +83,7 @@ static void ik_two(ob_instance *inst, int32_t p, int32_t ch, double tx, double t
     ob_bone_update_subtree(inst, p, 1);  /* §7.1 the full solve first */
     ob_bone_fresh(inst, p);
     ob_bone_fresh(inst, ch);
-    double delta_c = ob_wrap_deg(atan2(ay - cw->y, ax - cw->x) * OB_RAD - ob_world_rotation(*cw)) *
+    double delta_c = ob_wrap_deg(ob_atan2(ay - cw->y, ax - cw->x) * OB_RAD - ob_world_rotation(*cw)) *
                      ob_det_sign(*pw);
     pa->rotation = p_rot + delta_p * mix;
     ca->rotation = c_rot + delta_c * mix;
@@ -153,7 +153,7 @@ static void ik1_spine(ob_instance *inst, int32_t b, double target_x, double targ
             double s = fabs(pa * pd - pb * pc) / fmax(0.0001, pa * pa + pc * pc);
             pb = -pc * s;
             pd = pa * s;
-            rotation_ik += atan2(pc, pa) * OB_RAD;
+            rotation_ik += ob_atan2(pc, pa) * OB_RAD;
         }
         double x = target_x - P.x, y = target_y - P.y, d = pa * pd - pb * pc;
         if (fabs(d) <= 0.0001) {
@@ -164,7 +164,7 @@ static void ik1_spine(ob_instance *inst, int32_t b, double target_x, double targ
             ty = (y * pa - x * pc) / d - ap.y;
         }
     }
-    rotation_ik += atan2(ty, tx) * OB_RAD;
+    rotation_ik += ob_atan2(ty, tx) * OB_RAD;
     if (ap.scale_x < 0) rotation_ik += 180;
     rotation_ik = wrap180(rotation_ik);
     double sx = ap.scale_x, sy = ap.scale_y;
@@ -277,13 +277,13 @@ static void ik2_spine(ob_instance *inst, int32_t parent, int32_t child, double t
             a2 = acos(cs) * bend_dir;
         }
         a = l1 + l2 * cs;
-        b = l2 * sin(a2);
-        a1 = atan2(ty * a - tx * b, tx * a + ty * b);
+        b = l2 * ob_sin(a2);
+        a1 = ob_atan2(ty * a - tx * b, tx * a + ty * b);
     } else {
         /* the ellipse branch: the child's tip on an ellipse of radii psx·l2, psy·l2 */
         a = psx * l2;
         b = psy * l2;
-        double aa = a * a, bb = b * b, ta = atan2(ty, tx);
+        double aa = a * a, bb = b * b, ta = ob_atan2(ty, tx);
         c = bb * l1 * l1 + aa * dd - aa * bb;
         double c1 = -2 * bb * l1, c2 = bb - aa;
         d = c1 * c1 - 4 * c2 * c;
@@ -297,8 +297,9 @@ static void ik2_spine(ob_instance *inst, int32_t parent, int32_t child, double t
             r0 = dd - r * r;
             if (r0 >= 0) {
                 y = sqrt(r0) * bend_dir;
-                a1 = ta - atan2(y, r);
-                a2 = atan2(y / psy, (r - l1) / psx);
+                double t1;
+                ob_atan2_2(y, r, y / psy, (r - l1) / psx, &t1, &a2);  /* issue 17: both in one call */
+                a1 = ta - t1;
                 solved = 1;
             }
         }
@@ -308,8 +309,8 @@ static void ik2_spine(ob_instance *inst, int32_t parent, int32_t child, double t
             c = -a * l1 / (aa - bb);
             if (c >= -1 && c <= 1) {
                 c = acos(c);
-                x = a * cos(c) + l1;
-                y = b * sin(c);
+                x = a * ob_cos(c) + l1;
+                y = b * ob_sin(c);
                 d = x * x + y * y;
                 if (d < min_dist) {
                     min_angle = c;
@@ -325,15 +326,15 @@ static void ik2_spine(ob_instance *inst, int32_t parent, int32_t child, double t
                 }
             }
             if (dd <= (min_dist + max_dist) * 0.5) {
-                a1 = ta - atan2(min_y * bend_dir, min_x);
+                a1 = ta - ob_atan2(min_y * bend_dir, min_x);
                 a2 = min_angle * bend_dir;
             } else {
-                a1 = ta - atan2(max_y * bend_dir, max_x);
+                a1 = ta - ob_atan2(max_y * bend_dir, max_x);
                 a2 = max_angle * bend_dir;
             }
         }
     }
-    double os = atan2(cy, cx) * s2;
+    double os = ob_atan2(cy, cx) * s2;
     double rotation = pp.rotation;
     a1 = wrap180((a1 - os) * OB_RAD + os1 - rotation);
     ob_bone_world_with_spine(inst, parent, (ob_pose){px, py, rotation + a1 * alpha, sx, sy, 0, 0});

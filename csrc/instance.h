@@ -47,6 +47,7 @@ struct ob_instance {
     uint8_t *inherit;            /* live inherit mode (ob_inherit) */
     ob_mat *world;               /* world matrices; kept when inactive (§3.3) */
     ob_trig *trig;               /* per bone: localMatrix cos/sin cache (obmath.h) */
+    double *trig_scratch;        /* 2 per bone: the angles of the trig pass (skeleton.c) */
     uint8_t *stale;              /* per bone: world awaits an updateSubtree (ob_bone_fresh) */
     uint8_t *sync_pending;       /* per bone: a syncApplied not done yet (ob_bone_applied) */
     int32_t *sync_pending_children; /* per bone: how many of its children have one */
@@ -89,6 +90,9 @@ struct ob_instance {
     /* §5 per timeline (ob_timeline.serial): the key span found last time, where
     ** the next search starts (a hint only: any value gives the same result) */
     int32_t *key_hint;
+    /* issue 17: per timeline of the animation being applied, its sampled bone
+    ** pose value (timeline.c, ob_animation_apply_filtered's first pass) */
+    double *tl_values;
 
     /* §3.1 the setup values laid out like the live arrays above, so that
     ** setToSetupPose is a few memcpy calls */

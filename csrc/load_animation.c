@@ -340,6 +340,9 @@ static void load_timeline(ob_loader *L, const cJSON *o, ob_timeline *tl)
         ob_path_pop(L, m);
     }
     ob_path_pop(L, m0);
+    tl->hot = ob_alloc(L, (size_t)n, sizeof *tl->hot);  /* issue 17: the search's and sample's reads */
+    for (int32_t i = 0; i < n; i++)
+        tl->hot[i] = (ob_key_hot){tl->keys[i].v[0], tl->keys[i].spine, (int32_t)tl->keys[i].curve};
     /* §5 locate binary-searches: keys are kept in file order, as the reference does */
     if (!sorted) ob_warn(L, "keys", "key times are not in ascending order");
     tl->sorted = sorted;

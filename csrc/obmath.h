@@ -4,7 +4,10 @@
 #define OB_MATH_H
 
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
+
+#include "obtrig.h"
 
 #define OB_PI 3.141592653589793
 #define OB_DEG (OB_PI / 180)   /* JS: Math.PI / 180 */
@@ -39,8 +42,9 @@ static inline ob_mat ob_local_matrix(const ob_pose *p)
 {
     double rx = (p->rotation + p->shear_x) * OB_DEG;
     double ry = (p->rotation + 90 + p->shear_y) * OB_DEG;
-    return (ob_mat){cos(rx) * p->scale_x, cos(ry) * p->scale_y,
-                    sin(rx) * p->scale_x, sin(ry) * p->scale_y, p->x, p->y};
+    ob_v2d s, c;  /* both angles in one call of the runtime's trig (obtrig.h) */
+    ob_sincos_v2((ob_v2d){rx, ry}, &s, &c);
+    return (ob_mat){c[0] * p->scale_x, c[1] * p->scale_y, s[0] * p->scale_x, s[1] * p->scale_y, p->x, p->y};
 }
 
 /* The cosines and sines of one bone's last two localMatrix angles.  Most
@@ -49,15 +53,34 @@ static inline ob_mat ob_local_matrix(const ob_pose *p)
 ** angle's bits change: the result is the one ob_local_matrix gives. */
 typedef struct ob_trig { double rx, ry, cx, sx, cy, sy; } ob_trig;
 
-static inline int ob_same_bits(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }
+static inline int ob_same_bits(double a, double b)
+{
+    uint64_t x, y;
+    memcpy(&x, &a, sizeof x);
+    memcpy(&y, &b, sizeof y);
+    return x == y;
+}
 
-static inline ob_mat ob_local_matrix_cached(const ob_pose *p, ob_trig *t)
+/* The trig of one bone's localMatrix angles, recomputed when their bits
+** changed (both angles in one call of the runtime's trig, obtrig.h). */
+void ob_trig_set(ob_trig *t, double rx, double ry);  /* trig.c: the recompute, out of line */
+static inline void ob_trig_update(const ob_pose *p, ob_trig *t)
 {
     double rx = (p->rotation + p->shear_x) * OB_DEG;
     double ry = (p->rotation + 90 + p->shear_y) * OB_DEG;
-    if (!ob_same_bits(rx, t->rx)) { t->rx = rx; t->cx = cos(rx); t->sx = sin(rx); }
-    if (!ob_same_bits(ry, t->ry)) { t->ry = ry; t->cy = cos(ry); t->sy = sin(ry); }
+    if (!ob_same_bits(rx, t->rx) || !ob_same_bits(ry, t->ry)) ob_trig_set(t, rx, ry);
+}
+
+/* localMatrix from a trig entry that ob_trig_update made current */
+static inline ob_mat ob_local_matrix_trig(const ob_pose *p, const ob_trig *t)
+{
     return (ob_mat){t->cx * p->scale_x, t->cy * p->scale_y, t->sx * p->scale_x, t->sy * p->scale_y, p->x, p->y};
+}
+
+static inline ob_mat ob_local_matrix_cached(const ob_pose *p, ob_trig *t)
+{
+    ob_trig_update(p, t);
+    return ob_local_matrix_trig(p, t);
 }
 
 /* §4.4 wrapDeg: JS % keeps the dividend's sign, like fmod; range (−180, 180] */
@@ -81,7 +104,7 @@ static inline double ob_mod_pos(double x, double m)
 }
 
 /* §4.2 derived values */
-static inline double ob_world_rotation(ob_mat m) { return atan2(m.c, m.a) * OB_RAD; }
+static inline double ob_world_rotation(ob_mat m) { return ob_atan2(m.c, m.a) * OB_RAD; }
 static inline double ob_world_scale_x(ob_mat m) { return hypot(m.a, m.c); }
 static inline double ob_world_scale_y(ob_mat m) { return hypot(m.b, m.d); }
 

@@ -91,7 +91,7 @@ static ob_path_point point(const spline *sp, int32_t seg, double t)
         }
     }
     r.tx = tx;
-    r.ty = ty;  /* the angle is atan2(ty, tx) */
+    r.ty = ty;  /* the angle is ob_atan2(ty, tx) */
     return r;
 }
 
@@ -107,9 +107,9 @@ static ob_path_point sample(const spline *sp, double dist, int32_t *hint)
     } else if (dist <= 0 || dist >= L) {
         /* straight extension along the end tangent */
         ob_path_point p = dist <= 0 ? point(sp, 0, 0) : point(sp, sp->segs - 1, 1);
-        double e = dist <= 0 ? dist : dist - L, angle = atan2(p.ty, p.tx);
-        p.x += cos(angle) * e;
-        p.y += sin(angle) * e;
+        double e = dist <= 0 ? dist : dist - L, angle = ob_atan2(p.ty, p.tx);
+        p.x += ob_cos(angle) * e;
+        p.y += ob_sin(angle) * e;
         return p;
     }
     if (!sp->constant_speed) {
@@ -238,9 +238,9 @@ void ob_apply_path(ob_instance *inst, int32_t c)
             double dx = st->path_points[i + 1].x - w->x, dy = st->path_points[i + 1].y - w->y;
             double d = cd->rotate_mode != OB_ROT_TANGENT ? hypot(dx, dy) : 0;
             if (!(d > 1e-6)) {
-                ang = atan2(pt->ty, pt->tx);  /* tangent, or a chain too short to aim along */
+                ang = ob_atan2(pt->ty, pt->tx);  /* tangent, or a chain too short to aim along */
             } else {
-                ang = atan2(dy, dx);
+                ang = ob_atan2(dy, dx);
                 if (cd->rotate_mode == OB_ROT_CHAIN_SCALE && st->path_lengths[i] > 1e-6) {
                     double k = 1 + (d / st->path_lengths[i] - 1) * mix_rotate;
                     w->a *= k;
@@ -261,17 +261,17 @@ void ob_apply_path(ob_instance *inst, int32_t c)
 ** the path's first two points t[0..3] (last two), from the first (last) */
 static void spine_add_before(double p, const double *t, double *out)
 {
-    double r = atan2(t[3] - t[1], t[2] - t[0]);
-    out[0] = t[0] + p * cos(r);
-    out[1] = t[1] + p * sin(r);
+    double r = ob_atan2(t[3] - t[1], t[2] - t[0]);
+    out[0] = t[0] + p * ob_cos(r);
+    out[1] = t[1] + p * ob_sin(r);
     out[2] = r;
 }
 
 static void spine_add_after(double p, const double *t, double *out)
 {
-    double r = atan2(t[3] - t[1], t[2] - t[0]);
-    out[0] = t[2] + p * cos(r);
-    out[1] = t[3] + p * sin(r);
+    double r = ob_atan2(t[3] - t[1], t[2] - t[0]);
+    out[0] = t[2] + p * ob_cos(r);
+    out[1] = t[3] + p * ob_sin(r);
     out[2] = r;
 }
 
@@ -283,7 +283,7 @@ static void spine_add_curve(double p, const double q[8], double *out, int tangen
     if (p == 0 || isnan(p)) {
         out[0] = x1;
         out[1] = y1;
-        out[2] = atan2(cy1 - y1, cx1 - x1);
+        out[2] = ob_atan2(cy1 - y1, cx1 - x1);
         return;
     }
     double tt = p * p, ttt = tt * p, u = 1 - p, uu = u * u, uuu = uu * u;
@@ -292,8 +292,8 @@ static void spine_add_curve(double p, const double q[8], double *out, int tangen
     out[0] = x;
     out[1] = y;
     if (tangents) {
-        if (p < 0.001) out[2] = atan2(cy1 - y1, cx1 - x1);
-        else out[2] = atan2(y - (y1 * uu + cy1 * ut * 2 + cy2 * tt), x - (x1 * uu + cx1 * ut * 2 + cx2 * tt));
+        if (p < 0.001) out[2] = ob_atan2(cy1 - y1, cx1 - x1);
+        else out[2] = ob_atan2(y - (y1 * uu + cy1 * ut * 2 + cy2 * tt), x - (x1 * uu + cx1 * ut * 2 + cx2 * tt));
     }
 }
 
@@ -553,13 +553,15 @@ void ob_apply_path_spine(ob_instance *inst, int32_t c)
         bone_y = y;
         if (mix_rotate > 0) {
             double a = w->a, bb = w->b, cc = w->c, d = w->d, r;
-            if (tangents) r = positions[p - 1];
-            else if (spaces[i + 1] == 0) r = positions[p + 2];
-            else r = atan2(dy, dx);
-            r -= atan2(cc, a);
+            double own;
+            if (tangents) r = positions[p - 1], own = ob_atan2(cc, a);
+            else if (spaces[i + 1] == 0) r = positions[p + 2], own = ob_atan2(cc, a);
+            else ob_atan2_2(dy, dx, cc, a, &r, &own);  /* issue 17: both in one call */
+            r -= own;
             if (tip) {
                 /* the next bone starts at this one's rotated tip */
-                double cs = cos(r), sn = sin(r), length = doc->bones[b].length;
+                double cs, sn, length = doc->bones[b].length;
+                ob_sincos(r, &sn, &cs);
                 bone_x += (length * (cs * a - sn * cc) - dx) * mix_rotate;
                 bone_y += (length * (sn * a + cs * cc) - dy) * mix_rotate;
             } else {
@@ -568,7 +570,8 @@ void ob_apply_path_spine(ob_instance *inst, int32_t c)
             if (r > OB_PI) r -= 2 * OB_PI;
             else if (r < -OB_PI) r += 2 * OB_PI;
             r *= mix_rotate;
-            double cs = cos(r), sn = sin(r);
+            double cs, sn;
+            ob_sincos(r, &sn, &cs);
             w->a = cs * a - sn * cc;
             w->b = cs * bb - sn * d;
             w->c = sn * a + cs * cc;

@@ -111,7 +111,7 @@ void ob_apply_physics(ob_instance *inst, int32_t c, double dt)
     if (cd->protate > 0 || cd->pscale_x > 0) {
         double dx = stx2 - w->x, dy = sty2 - w->y, d = hypot(dx, dy);
         if (d > 1e-9) {
-            ob_rotate_axes(w, ob_wrap_deg((atan2(dy, dx) - atan2(ty - oy, tx - ox)) * OB_RAD) * cd->protate * mix * OB_DEG);
+            ob_rotate_axes(w, ob_wrap_deg((ob_atan2(dy, dx) - ob_atan2(ty - oy, tx - ox)) * OB_RAD) * cd->protate * mix * OB_DEG);
             if (cd->pscale_x > 0 && data_len > 1e-6) {
                 double sc = 1 + (d / rest - 1) * cd->pscale_x * mix;
                 w->a *= sc;
@@ -219,22 +219,22 @@ void ob_apply_physics_spine(ob_instance *inst, int32_t c)
             if (y) bone->y += s->y_offset * mix * cd->py;
         }
         if (rotate_or_shear_x || scale_x) {
-            double ca = atan2(bone->c, bone->a), cs, sn, mr = 0;
+            double ca = ob_atan2(bone->c, bone->a), cs, sn, mr = 0;
             double dx = clamp_abs(s->cx - bone->x, qx), dy = clamp_abs(s->cy - bone->y, qy);
             if (rotate_or_shear_x) {
                 mr = (cd->protate + cd->pshear_x) * mix;
-                double r = atan2(dy + s->ty, dx + s->tx) - ca - s->rotate_offset * mr;
+                double r = ob_atan2(dy + s->ty, dx + s->tx) - ca - s->rotate_offset * mr;
                 s->rotate_offset += (r - ceil(r * (1 / (2 * OB_PI)) - 0.5) * (2 * OB_PI)) * i;
                 r = s->rotate_offset * mr + ca;
-                cs = cos(r);
-                sn = sin(r);
+                cs = ob_cos(r);
+                sn = ob_sin(r);
                 if (scale_x) {
                     r = l * sqrt(bone->a * bone->a + bone->c * bone->c);
                     if (r > 0) s->scale_offset += (dx * cs + dy * sn) * i / r;
                 }
             } else {
-                cs = cos(ca);
-                sn = sin(ca);
+                cs = ob_cos(ca);
+                sn = ob_sin(ca);
                 double r = l * sqrt(bone->a * bone->a + bone->c * bone->c);
                 if (r > 0) s->scale_offset += (dx * cs + dy * sn) * i / r;
             }
@@ -255,8 +255,8 @@ void ob_apply_physics_spine(ob_instance *inst, int32_t c)
                         s->rotate_velocity *= d;
                         if (a < t) break;
                         double r = s->rotate_offset * mr + ca;
-                        cs = cos(r);
-                        sn = sin(r);
+                        cs = ob_cos(r);
+                        sn = ob_sin(r);
                     } else if (a < t) {
                         break;
                     }
@@ -274,22 +274,22 @@ void ob_apply_physics_spine(ob_instance *inst, int32_t c)
             double r = 0;
             if (cd->protate > 0) {  /* the Y axis turns by the rotation only */
                 r = o * cd->protate;
-                sn = sin(r);
-                cs = cos(r);
+                sn = ob_sin(r);
+                cs = ob_cos(r);
                 a = bone->b;
                 bone->b = cs * a - sn * bone->d;
                 bone->d = sn * a + cs * bone->d;
             }
             r += o * cd->pshear_x;  /* the X axis by rotation + shear */
-            sn = sin(r);
-            cs = cos(r);
+            sn = ob_sin(r);
+            cs = ob_cos(r);
             a = bone->a;
             bone->a = cs * a - sn * bone->c;
             bone->c = sn * a + cs * bone->c;
         } else {
             o *= cd->protate;
-            sn = sin(o);
-            cs = cos(o);
+            sn = ob_sin(o);
+            cs = ob_cos(o);
             a = bone->a;
             bone->a = cs * a - sn * bone->c;
             bone->c = sn * a + cs * bone->c;

@@ -177,6 +177,7 @@ ob_instance *ob_instance_create(const ob_document *doc, ob_error *err)
     ALLOC(inherit, nb);
     ALLOC(world, nb);
     ALLOC(trig, nb);
+    ALLOC(trig_scratch, 2 * (size_t)nb);
     ALLOC(stale, nb);
     ALLOC(sync_pending, nb);
     ALLOC(sync_pending_children, nb);
@@ -195,6 +196,10 @@ ob_instance *ob_instance_create(const ob_document *doc, ob_error *err)
     ALLOC(spine_sorted, nb);
     ALLOC(particle_values, ns);
     ALLOC(key_hint, doc->timeline_total);
+    int32_t max_tl = 0;  /* the longest animation's timelines: tl_values (timeline.c) */
+    for (int32_t a = 0; a < doc->animation_count; a++)
+        if (doc->animations[a].timeline_count > max_tl) max_tl = doc->animations[a].timeline_count;
+    ALLOC(tl_values, max_tl);
     ALLOC(setup_local, nb);
     ALLOC(setup_inherit, nb);
     ALLOC(setup_color, 4 * (size_t)ns);
@@ -316,7 +321,7 @@ void ob_instance_free(ob_instance *inst)
         for (int32_t i = 0; i < inst->doc->skin_count; i++) free(inst->skin_cons[i]);
     free(inst->bone_required); free(inst->con_required); free(inst->skin_cons); free(inst->skin_con_count);
     free(inst->local); free(inst->applied); free(inst->inherit); free(inst->world);
-    free(inst->trig); free(inst->stale); free(inst->chain); free(inst->key_hint);
+    free(inst->trig); free(inst->trig_scratch); free(inst->stale); free(inst->chain); free(inst->key_hint); free(inst->tl_values);
     free(inst->sync_pending); free(inst->sync_pending_children);
     free(inst->setup_local); free(inst->setup_inherit); free(inst->setup_color); free(inst->setup_dark);
     free(inst->setup_has_dark); free(inst->setup_attachment); free(inst->setup_order); free(inst->setup_con_values);
@@ -715,9 +720,9 @@ void ob_bone_sync_now(ob_instance *inst, int32_t i)
     if (det < 0) sy = -sy;
     ap->scale_x = sx;
     ap->scale_y = sy;
-    ap->rotation = atan2(L.c, L.a) * OB_RAD - ap->shear_x;
+    ap->rotation = ob_atan2(L.c, L.a) * OB_RAD - ap->shear_x;
     if (sy != 0) {
-        double ry = atan2(L.d / sy, L.b / sy) * OB_RAD;
+        double ry = ob_atan2(L.d / sy, L.b / sy) * OB_RAD;
         ap->shear_y = ob_wrap_deg(ry - 90 - ap->rotation);
     }
 }
@@ -756,16 +761,16 @@ void ob_bone_world_spine(ob_instance *inst, int32_t i)
             s = fabs(pa * pd - pb * pc) / s;
             pb = pc * s;
             pd = pa * s;
-            prx = atan2(pc, pa) * OB_RAD;
+            prx = ob_atan2(pc, pa) * OB_RAD;
         } else {
             pa = 0;
             pc = 0;
-            prx = 90 - atan2(pd, pb) * OB_RAD;
+            prx = 90 - ob_atan2(pd, pb) * OB_RAD;
         }
         double rx = (ap->rotation + ap->shear_x - prx) * OB_DEG;
         double ry = (ap->rotation + ap->shear_y - prx + 90) * OB_DEG;
-        double la = cos(rx) * ap->scale_x, lb = cos(ry) * ap->scale_y;
-        double lc = sin(rx) * ap->scale_x, ld = sin(ry) * ap->scale_y;
+        double la = ob_cos(rx) * ap->scale_x, lb = ob_cos(ry) * ap->scale_y;
+        double lc = ob_sin(rx) * ap->scale_x, ld = ob_sin(ry) * ap->scale_y;
         w.a = pa * la - pb * lc;
         w.b = pa * lb - pb * ld;
         w.c = pc * la + pd * lc;
@@ -777,7 +782,8 @@ void ob_bone_world_spine(ob_instance *inst, int32_t i)
         /* spine-core 4.2: the local rotation mapped through the parent,
         ** normalised, and a perpendicular (flipped under reflection for
         ** noScale), then the local shear and scale */
-        double r = ap->rotation * OB_DEG, cs = cos(r), sn = sin(r);
+        double r = ap->rotation * OB_DEG, cs, sn;
+        ob_sincos(r, &sn, &cs);
         double za = pa * cs + pb * sn, zc = pc * cs + pd * sn;
         double s = sqrt(za * za + zc * zc);
         if (s > 0.00001) s = 1 / s;
@@ -785,11 +791,13 @@ void ob_bone_world_spine(ob_instance *inst, int32_t i)
         zc *= s;
         s = sqrt(za * za + zc * zc);
         if (inherit == OB_INHERIT_NO_SCALE && pa * pd - pb * pc < 0) s = -s;
-        r = OB_PI / 2 + atan2(zc, za);
-        double zb = cos(r) * s, zd = sin(r) * s;
+        r = OB_PI / 2 + ob_atan2(zc, za);
+        double zc_, zs_;
+        ob_sincos(r, &zs_, &zc_);
+        double zb = zc_ * s, zd = zs_ * s;
         double shx = ap->shear_x * OB_DEG, shy = (90 + ap->shear_y) * OB_DEG;
-        double la = cos(shx) * ap->scale_x, lb = cos(shy) * ap->scale_y;
-        double lc = sin(shx) * ap->scale_x, ld = sin(shy) * ap->scale_y;
+        double la = ob_cos(shx) * ap->scale_x, lb = ob_cos(shy) * ap->scale_y;
+        double lc = ob_sin(shx) * ap->scale_x, ld = ob_sin(shy) * ap->scale_y;
         w.a = za * la + zb * lc;
         w.b = za * lb + zb * ld;
         w.c = zc * la + zd * lc;
@@ -815,11 +823,13 @@ void ob_bone_applied_spine(ob_instance *inst, int32_t i)
         ob_mat R = inst->root;
         ap->x = W.x - R.x;
         ap->y = W.y - R.y;
-        ap->rotation = atan2(W.c, W.a) * OB_RAD;
+        double rot, sh;
+        ob_atan2_2(W.c, W.a, W.a * W.b + W.c * W.d, W.a * W.d - W.b * W.c, &rot, &sh);
+        ap->rotation = rot * OB_RAD;
         ap->scale_x = sqrt(W.a * W.a + W.c * W.c);
         ap->scale_y = sqrt(W.b * W.b + W.d * W.d);
         ap->shear_x = 0;
-        ap->shear_y = atan2(W.a * W.b + W.c * W.d, W.a * W.d - W.b * W.c) * OB_RAD;
+        ap->shear_y = sh * OB_RAD;
         return;
     }
     const ob_mat P = inst->world[p];
@@ -842,7 +852,8 @@ void ob_bone_applied_spine(ob_instance *inst, int32_t i)
             ia = pd * pid;
             ib = pb * pid;
         } else if (inherit == OB_INHERIT_NO_SCALE || inherit == OB_INHERIT_NO_SCALE_OR_REFLECTION) {
-            double r0 = inst->local[i].rotation * OB_DEG, cs = cos(r0), sn = sin(r0);
+            double r0 = inst->local[i].rotation * OB_DEG, cs, sn;
+            ob_sincos(r0, &sn, &cs);
             pa = pa * cs + pb * sn;
             pc = pc * cs + pd * sn;
             double s = sqrt(pa * pa + pc * pc);
@@ -851,9 +862,9 @@ void ob_bone_applied_spine(ob_instance *inst, int32_t i)
             pc *= s;
             s = sqrt(pa * pa + pc * pc);
             if (inherit == OB_INHERIT_NO_SCALE && pid < 0) s = -s;
-            double r = OB_PI / 2 + atan2(pc, pa);
-            pb = cos(r) * s;
-            pd = sin(r) * s;
+            double r = OB_PI / 2 + ob_atan2(pc, pa);
+            pb = ob_cos(r) * s;
+            pd = ob_sin(r) * s;
             pid = 1 / (pa * pd - pb * pc);
             ia = pd * pid;
             ib = pb * pid;
@@ -870,14 +881,50 @@ void ob_bone_applied_spine(ob_instance *inst, int32_t i)
     if (ap->scale_x > 0.0001) {
         double det = ra * rd - rb * rc;
         ap->scale_y = det / ap->scale_x;
-        ap->shear_y = -atan2(ra * rb + rc * rd, det) * OB_RAD;
-        ap->rotation = atan2(rc, ra) * OB_RAD;
+        double sh, rot;
+        ob_atan2_2(ra * rb + rc * rd, det, rc, ra, &sh, &rot);  /* issue 17: both in one call */
+        ap->shear_y = -sh * OB_RAD;
+        ap->rotation = rot * OB_RAD;
     } else {
         ap->scale_x = 0;
         ap->scale_y = sqrt(rb * rb + rd * rd);
         ap->shear_y = 0;
-        ap->rotation = 90 - atan2(rd, rb) * OB_RAD;
+        ap->rotation = 90 - ob_atan2(rd, rb) * OB_RAD;
     }
+}
+
+/* The two-pass bone pipeline (issue 17), pass 1: the localMatrix trig of
+** every active bone whose angles changed, one independent kernel call per
+** bone in a loop of its own (they overlap in the pipeline, where a call
+** inside the world walk waits for the parent multiply).  Pass 2, the walk
+** in order, finds the trig current (ob_local_matrix_cached); a constraint
+** that moves a bone later recomputes that bone's entry. */
+OB_TRIG_CLONES static void bones_trig_pass(ob_instance *inst)
+{
+    const int32_t nb = inst->doc->bone_count;
+    const uint8_t *active = inst->bone_active;
+    int32_t *todo = inst->chain, n = 0;  /* scratch: the bones whose angles changed */
+    double *ang = inst->trig_scratch;    /* their rx, ry */
+    for (int32_t i = 0; i < nb; i++) {
+        if (!active[i]) continue;
+        const ob_pose *p = &inst->applied[i];
+        double rx = (p->rotation + p->shear_x) * OB_DEG;  /* as ob_trig_update */
+        double ry = (p->rotation + 90 + p->shear_y) * OB_DEG;
+        const ob_trig *t = &inst->trig[i];
+        if (ob_same_bits(rx, t->rx) && ob_same_bits(ry, t->ry)) continue;
+        ang[2 * n] = rx;
+        ang[2 * n + 1] = ry;
+        todo[n++] = i;
+    }
+    int32_t k = 0;
+    for (; k + 2 <= n; k += 2) {  /* two bones per four-lane call */
+        ob_v4d x, s, c;
+        memcpy(&x, ang + 2 * k, sizeof x);
+        ob_sincos_v4p(&x, &s, &c);
+        inst->trig[todo[k]] = (ob_trig){x[0], x[1], c[0], s[0], c[1], s[1]};
+        inst->trig[todo[k + 1]] = (ob_trig){x[2], x[3], c[2], s[2], c[3], s[3]};
+    }
+    if (k < n) ob_trig_update(&inst->applied[todo[k]], &inst->trig[todo[k]]);
 }
 
 /* spine-core 4.2 Skeleton.updateWorldTransform: applied = local for every
@@ -897,10 +944,18 @@ static void spine_update_world_transform(ob_instance *inst)
         memset(inst->sync_pending, 0, (size_t)doc->bone_count);
         memset(inst->sync_pending_children, 0, (size_t)doc->bone_count * sizeof *inst->sync_pending_children);
     }
+    bones_trig_pass(inst);
+    const ob_bone_data *bones = doc->bones;
     for (int32_t k = 0; k < inst->spine_cache_count; k++) {
         int32_t e = inst->spine_cache[k];
-        if (e >= 0) ob_bone_world_spine(inst, e);
-        else ob_constraint_apply_spine(inst, -1 - e);
+        if (e < 0) { ob_constraint_apply_spine(inst, -1 - e); continue; }
+        int32_t p = bones[e].parent;
+        if (p >= 0 && inst->inherit[e] == OB_INHERIT_NORMAL) {  /* the common case, inline */
+            const ob_pose *ap = &inst->applied[e];
+            inst->world[e] = ob_mat_mul(inst->world[p], ob_local_matrix_cached(ap, &inst->trig[e]));
+        } else {
+            ob_bone_world_spine(inst, e);
+        }
     }
 }
 
@@ -923,6 +978,7 @@ void ob_instance_update_world_transform(ob_instance *inst)
         inst->stale[i] = 1;  /* boneWorld, deferred like updateSubtree: a bone a constraint
                              ** moves is computed once, after it moved, not before as well */
     }
+    bones_trig_pass(inst);  /* issue 17: pass 1 of the two-pass bone pipeline */
     /* the instance layer (layer.c): host offsets, joint limits and reaches on
     ** the applied pose, after the rig's own animation, before the constraints */
     if (inst->layer) ob_layer_apply(inst);

@@ -94,10 +94,12 @@ static int32_t locate(const ob_instance *inst, const ob_timeline *tl, double tim
     if (time <= tl->times[0]) return 0;
     if (time >= tl->times[n - 1]) return n - 1;
     int32_t lo = find_span(tl, time, &inst->key_hint[tl->serial]);
-    if (k[lo].curve == OB_CURVE_STEPPED) return lo;
-    double span = k[lo + 1].time - k[lo].time;
-    double f = (time - k[lo].time) / (span != 0 ? span : 1);  /* (b.time − a.time) ‖ 1 */
-    *t = k[lo].spine ? ob_curve_spine_sampled(k[lo].spine, f) : ob_curve_eval(k[lo].curve, k[lo].c, f);
+    const ob_key_hot *h = &tl->hot[lo];  /* keys[lo]'s hot part: times[] and hot[] only */
+    if (h->curve == OB_CURVE_STEPPED) return lo;
+    const double *times = tl->times;
+    double span = times[lo + 1] - times[lo];
+    double f = (time - times[lo]) / (span != 0 ? span : 1);  /* (b.time − a.time) ‖ 1 */
+    *t = h->spine ? ob_curve_spine_sampled(h->spine, f) : ob_curve_eval(h->curve, k[lo].c, f);
     *interp = 1;
     return lo;
 }
@@ -108,8 +110,8 @@ static double sample_number(const ob_instance *inst, const ob_timeline *tl, doub
     double t;
     int interp;
     int32_t a = locate(inst, tl, time, &t, &interp);
-    if (!interp) return tl->keys[a].v[0];
-    return lerp(tl->keys[a].v[0], tl->keys[a + 1].v[0], t);
+    if (!interp) return tl->hot[a].v0;
+    return lerp(tl->hot[a].v0, tl->hot[a + 1].v0, t);
 }
 
 /* §5 sampleStep: the left key (first before it, last after it) */
@@ -169,6 +171,26 @@ static int into_keys(const ob_document *doc, const ob_mix_out *mo, int32_t chann
 
 /* ---- §5.1 per target -------------------------------------------------- */
 
+/* A timeline of one of the seven bone pose values: its sampled value depends
+** on the timeline and the time only. */
+static int bone_number(const ob_timeline *tl)
+{
+    return tl->target == OB_TL_BONE && tl->property >= OB_P_ROTATION && tl->property <= OB_P_SHEAR_Y;
+}
+
+/* §5.1 a bone pose value v (sampled) applied with alpha */
+static void apply_bone_value(ob_instance *inst, const ob_timeline *tl, double v, double alpha)
+{
+    ob_pose *p = &inst->local[tl->index];
+    if (tl->property == OB_P_ROTATION) {
+        /* §5.1: raw value at full weight, else lerpAngle (§4.4) the shortest way */
+        p->rotation = alpha >= 1 ? v : p->rotation + ob_wrap_deg(v - p->rotation) * alpha;
+        return;
+    }
+    double *dst = ob_pose_field(p, tl->property);
+    *dst = alpha >= 1 ? v : lerp(*dst, v, alpha);  /* §5.1 */
+}
+
 static void apply_bone(ob_instance *inst, const ob_timeline *tl, double time, double alpha)
 {
     int32_t b = tl->index;
@@ -176,17 +198,8 @@ static void apply_bone(ob_instance *inst, const ob_timeline *tl, double time, do
         if (alpha >= 0.5) inst->inherit[b] = (uint8_t)sample_step(inst, tl, time)->ref;
         return;
     }
-    ob_pose *p = &inst->local[b];
-    if (tl->property == OB_P_ROTATION) {
-        double v = sample_number(inst, tl, time);
-        /* §5.1: raw value at full weight, else lerpAngle (§4.4) the shortest way */
-        p->rotation = alpha >= 1 ? v : p->rotation + ob_wrap_deg(v - p->rotation) * alpha;
-        return;
-    }
-    double *dst = ob_pose_field(p, tl->property);
-    if (!dst) return;
-    double v = sample_number(inst, tl, time);
-    *dst = alpha >= 1 ? v : lerp(*dst, v, alpha);  /* §5.1 */
+    if (!bone_number(tl)) return;
+    apply_bone_value(inst, tl, sample_number(inst, tl, time), alpha);
 }
 
 static void apply_slot(ob_instance *inst, const ob_timeline *tl, double time, double alpha)
@@ -296,6 +309,21 @@ static void apply_deform(ob_instance *inst, const ob_timeline *tl, double time, 
     int per_influence = tl->property == OB_P_INFLUENCE_OFFSETS;
     int32_t old = d->per_influence == per_influence ? d->count : 0;
     d->per_influence = per_influence;
+    if (b && alpha >= 1 && a->count == n && b->count == n) {
+        /* the common span (equal lengths, full weight): the same lerp per
+        ** element, two lanes at a time (issue 17) */
+        const double *pa = a->offsets, *pb = b->offsets;
+        double *out = d->values;
+        int32_t i = 0;
+        ob_v2d vt = {t, t};
+        for (; i + 2 <= n; i += 2) {
+            ob_v2d x = ob_v2_load(pa + i);
+            ob_v2_store(out + i, x + (ob_v2_load(pb + i) - x) * vt);
+        }
+        if (i < n) out[i] = lerp(pa[i], pb[i], t);
+        d->count = n;
+        return;
+    }
     for (int32_t i = 0; i < n; i++) {
         double va = i < a->count ? a->offsets[i] : 0;
         double v = b ? lerp(va, i < b->count ? b->offsets[i] : 0, t) : va;
@@ -373,6 +401,16 @@ void ob_animation_apply_filtered(ob_instance *inst, int32_t anim, double time, d
         inst->has_animation_time = 1;
     }
     const ob_animation_data *a = &doc->animations[anim];
+    /* issue 17: the bone pose values first, in a loop of their own: each is a
+    ** key search and a curve look-up that depend on (timeline, time) only, so
+    ** consecutive ones overlap in the pipeline; then every timeline in order,
+    ** as before, the bone values taken from that pass (the same values) */
+    double *vals = inst->tl_values;
+    if (which & OB_APPLY_BONES)
+        for (int32_t i = 0; i < a->timeline_count; i++) {
+            const ob_timeline *tl = &a->timelines[i];
+            if (tl->key_count > 0 && tl->index >= 0 && bone_number(tl)) vals[i] = sample_number(inst, tl, time);
+        }
     for (int32_t i = 0; i < a->timeline_count; i++) {
         const ob_timeline *tl = &a->timelines[i];
         if (tl->key_count <= 0 || tl->index < 0 || tl->property == OB_P_UNKNOWN) continue;
@@ -381,7 +419,8 @@ void ob_animation_apply_filtered(ob_instance *inst, int32_t anim, double time, d
         /* §5.1a: a blending timeline that `into` doesn't key eases out */
         if (mix_out && blends(tl) && !into_keys(doc, mix_out, tl->channel)) al = mix_out->alpha;
         if (!(al > 0)) continue;
-        apply_timeline(inst, tl, time, al);
+        if (bone_number(tl)) apply_bone_value(inst, tl, vals[i], al);
+        else apply_timeline(inst, tl, time, al);
     }
 }
 

@@ -14,15 +14,20 @@ static inline int on(int spine, double m) { return spine ? m != 0 && !isnan(m) :
 ** the Spine pose model keeps spine-core's m ≠ 0 */
 static inline int on_local(int spine, double m) { return spine ? on(1, m) : 1; }
 
-/* §7.2 skewOf(m) = wrap((atan2(d, b) − atan2(c, a))·RAD − 90) */
-static double skew_of(ob_mat m) { return ob_wrap_deg((atan2(m.d, m.b) - atan2(m.c, m.a)) * OB_RAD - 90); }
+/* §7.2 skewOf(m) = wrap((ob_atan2(d, b) − ob_atan2(c, a))·RAD − 90) */
+static double skew_of(ob_mat m)
+{
+    double y, x;
+    ob_atan2_2(m.d, m.b, m.c, m.a, &y, &x);  /* issue 17: both in one call */
+    return ob_wrap_deg((y - x) * OB_RAD - 90);
+}
 
-/* §7.2 setSkew(w, k): ly = hypot(b, d), ang = atan2(c, a) + (90 + k)·DEG */
+/* §7.2 setSkew(w, k): ly = hypot(b, d), ang = ob_atan2(c, a) + (90 + k)·DEG */
 static void set_skew(ob_mat *w, double k)
 {
-    double ly = hypot(w->b, w->d), ang = atan2(w->c, w->a) + (90 + k) * OB_DEG;
-    w->b = cos(ang) * ly;
-    w->d = sin(ang) * ly;
+    double ly = hypot(w->b, w->d), ang = ob_atan2(w->c, w->a) + (90 + k) * OB_DEG;
+    w->b = ob_cos(ang) * ly;
+    w->d = ob_sin(ang) * ly;
 }
 
 static void transform_local(ob_instance *inst, const ob_constraint_data *cd, int32_t b,
@@ -164,10 +169,12 @@ static void spine_world(ob_instance *inst, const ob_constraint_data *cd, spine_m
         double oy = cd->offset_x * tl->c + cd->offset_y * tl->d + tl->y;
         if (m.rotate != 0) {
             double a = w->a, b = w->b, c = w->c, d = w->d;
-            double r = cd->relative ? atan2(tc, ta) + offset_rotation
-                                    : atan2(tc, ta) - atan2(c, a) + offset_rotation;
+            double tr, own;
+            ob_atan2_2(tc, ta, c, a, &tr, &own);  /* issue 17: both in one call */
+            double r = cd->relative ? tr + offset_rotation : tr - own + offset_rotation;
             r = wrap_pi(r) * m.rotate;
-            double cs = cos(r), sn = sin(r);
+            double cs, sn;
+            ob_sincos(r, &sn, &cs);
             w->a = cs * a - sn * c;
             w->b = cs * b - sn * d;
             w->c = sn * a + cs * c;
@@ -205,17 +212,17 @@ static void spine_world(ob_instance *inst, const ob_constraint_data *cd, spine_m
             w->d *= s;
         }
         if (m.shear_y > 0) {  /* > 0 here, in spine-core (the other channels: ≠ 0) */
-            double b = w->b, d = w->d, by = atan2(d, b), r;
+            double b = w->b, d = w->d, by = ob_atan2(d, b), r;
             if (cd->relative) {
-                r = wrap_pi(atan2(td, tb) - atan2(tc, ta));
+                r = wrap_pi(ob_atan2(td, tb) - ob_atan2(tc, ta));
                 r = by + (r - OB_PI / 2 + offset_shear_y) * m.shear_y;
             } else {
-                r = wrap_pi(atan2(td, tb) - atan2(tc, ta) - (by - atan2(w->c, w->a)));
+                r = wrap_pi(ob_atan2(td, tb) - ob_atan2(tc, ta) - (by - ob_atan2(w->c, w->a)));
                 r = by + (r + offset_shear_y) * m.shear_y;
             }
             double s = sqrt(b * b + d * d);
-            w->b = cos(r) * s;
-            w->d = sin(r) * s;
+            w->b = ob_cos(r) * s;
+            w->d = ob_sin(r) * s;
         }
         ob_bone_applied_spine(inst, bi);
     }

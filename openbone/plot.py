@@ -10,7 +10,8 @@
 * :func:`plot_timeline` — the keys of one timeline and its sampled value over time (§5);
 * :func:`plot_physics` — the arrays of a physics trace (``inst.trace_physics``) over time;
 * :func:`animate` — a :class:`matplotlib.animation.FuncAnimation` of an instance playing;
-* :func:`plot_channels` — Jabbertoon pose channels over time (``openbone.toon.record``).
+* :func:`plot_channels` — Jabbertoon pose channels over time (``openbone.toon.record``);
+* :func:`plot_cartoon_timeline` — a Jabbertoon cartoon's timeline (``rt.timeline``) as a Gantt chart.
 
 Every function takes ``ax=None`` (a new figure) and returns the axes it drew on
 (:func:`plot_compare` the figure).  None of them changes the instance it is given: they
@@ -558,4 +559,63 @@ def plot_channels(recording: Any, channels: Optional[Sequence[str]] = None, ax=N
     if names:
         ax.legend(loc="best", fontsize="small", ncol=2 if len(names) > 6 else 1)
     ax.grid(True, alpha=0.3)
+    return ax
+
+
+_TIMELINE_COLORS = {"scene": "#d0d7e2", "say": "#4c72b0", "does": "#55a868", "caption": "#c44e52", "cut": "#8172b3",
+                    "place": "#ccb974", "enter": "#64b5cd", "exit": "#937860", "mood": "#da8bc3"}
+
+
+def _behaviour_label(b: Any) -> str:
+    if isinstance(b, str):
+        return b.rsplit(":", 1)[-1]
+    if isinstance(b, dict):
+        return str(b.get("name") or b.get("id") or "behaviour").rsplit(":", 1)[-1]
+    return "behaviour"
+
+
+def plot_cartoon_timeline(timeline: Sequence[Dict[str, Any]], ax=None, title: Optional[str] = None):
+    """A Jabbertoon cartoon's timeline (``rt.timeline``, §7.7) as a Gantt chart: one row per
+    character (its lines, behaviours, placement) and rows for the scenes, cuts and captions;
+    instant records (a mood, a cut of 0 s) are ticks."""
+    ax = _ax(ax)
+    rows: List[str] = []
+
+    def row(name):
+        if name not in rows:
+            rows.append(name)
+        return rows.index(name)
+
+    end = max((r["t"] + (r["dur"] if np.isfinite(r["dur"]) else 0) for r in timeline), default=1.0)
+    for kind in ("scene", "cut", "caption"):
+        if any(r["kind"] == kind for r in timeline):
+            row(kind + "s")
+    for r in timeline:
+        kind = r["kind"]
+        if kind in ("scene", "cut", "caption"):
+            y = row(kind + "s")
+        else:
+            y = row(f"{r.get('who')} does" if kind == "does" else str(r.get("who")))
+        dur = r["dur"] if np.isfinite(r["dur"]) else end - r["t"]
+        color = _TIMELINE_COLORS.get(kind, "#999999")
+        label = {"scene": r.get("name"), "say": r.get("text"), "caption": r.get("text"), "cut": r.get("place"),
+                 "does": _behaviour_label(r.get("behaviour")),
+                 "mood": r.get("mood")}.get(kind, kind)
+        if dur > 0:
+            ax.barh(y, dur, left=r["t"], height=0.6, color=color, edgecolor="white", alpha=0.9)
+            ax.text(r["t"] + dur / 2, y, str(label)[:24], ha="center", va="center", fontsize=7, clip_on=True)
+        else:
+            ax.plot([r["t"]], [y], marker="|", markersize=14, color=color)
+            ax.text(r["t"], y + 0.38, str(label)[:16], ha="left", va="bottom", fontsize=7)
+    ax.set_yticks(range(len(rows)))
+    ax.set_yticklabels(rows)
+    ax.invert_yaxis()
+    ax.set_xlabel("t (s)")
+    ax.set_xlim(min((r["t"] for r in timeline), default=0), end)
+    if title:
+        ax.set_title(title)
+    from matplotlib.patches import Patch
+    used = [k for k in _TIMELINE_COLORS if any(r["kind"] == k for r in timeline)]
+    ax.legend([Patch(color=_TIMELINE_COLORS[k]) for k in used], used, loc="upper left", bbox_to_anchor=(1.0, 1.0),
+              fontsize="x-small")
     return ax

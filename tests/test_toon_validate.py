@@ -282,3 +282,76 @@ def test_validate_never_raises_on_junk():
     assert not r["ok"]
     r = toon.validate("{" * 100000)
     assert not r["ok"]
+
+
+# --- §7 scenes and cartoons ---------------------------------------------------------------------------------
+
+def cart(scripts, **extra):
+    return dict({"v": 1, "kind": "cartoon", "cast": {"A": "a"}, "scripts": scripts}, **extra)
+
+
+def sc(name, body, **hat):
+    return {"hat": dict({"on": "scene", "name": name}, **hat), "body": body}
+
+
+@pytest.mark.parametrize("program,errors,warnings", [
+    ({"v": 1, "kind": "cartoon", "scripts": []}, ["cast"], []),
+    (cart([{"body": []}]), ["scripts.0.hat"], []),
+    (cart([{"hat": {"on": "start"}, "body": []}]), ["scripts.0.hat.on"], []),
+    (cart([sc("a", [{"op": "hop"}])]), ["scripts.0.body.0.op"], []),
+    (cart([sc("a", [{"op": "swish", "part": "tail"}])]), ["scripts.0.body.0.op"], []),  # skeleton blocks too
+    (cart([sc("a", [{"op": "say", "who": "Z", "text": "x"}])]), ["scripts.0.body.0.who"], []),
+    (cart([sc("a", [{"op": "place", "who": "A", "facing": 2, "h": 0, "y": 1.5}])]),
+     ["scripts.0.body.0.facing", "scripts.0.body.0.h"], ["scripts.0.body.0.y"]),
+    (cart([sc("a", [{"op": "enter", "who": "A", "from": "up"}, {"op": "exit", "who": "A", "to": 3}])]),
+     ["scripts.0.body.0.from", "scripts.0.body.1.to"], []),
+    (cart([sc("a", [], place="p"), sc("a", [], place="q")]), ["scripts.1.hat.place"], []),
+    (cart([sc("a", [], mood="x"), sc("a", [], mood="y")]), ["scripts.1.hat.mood"], []),
+    (cart([sc("a", [], mood="x"), sc("a", [])]), [], []),  # a script that does not say agrees
+    (cart([sc("a", [], at=1), sc("a", [], at=2)]), ["scripts.1.hat.at"], []),
+    (cart([sc("a", [], at=2), sc("b", [], at=1)]), [], ["scripts.1.hat.at"]),  # pinned before an earlier pin
+    (cart([sc("a", [{"op": "window", "from": -1, "body": []}])]), [], ["scripts.0.body.0"]),  # never arrives
+    (cart([sc("a", [{"op": "wait", "until": "=dur - 1"}])]), [], ["scripts.0.body.0"]),
+    (cart([sc("a", [{"op": "wait", "until": "=dur"}])]), [], []),  # held, not counting back
+    (cart([sc("a", [{"op": "window", "from": -1, "body": []}]), sc("b", [], at=5)]), [], []),
+    (cart([sc("a", [{"op": "wait", "for": "=loud + talking"}])]), [], ["scripts.0.body.0.for"]),  # a scene reads 0
+    (cart([sc("a", [{"op": "does", "who": "A", "behaviour": prog([{"op": "bob"}], params={"h": 1}),
+                     "params": {"h": "=q", "z": 1}}])]),
+     [], ["scripts.0.body.0.params.h", "scripts.0.body.0.params.z"]),
+    (cart([sc("a", [{"op": "does", "who": "A", "behaviour": prog([{"op": "wave", "ch": "part:Arm"}])}])]),
+     ["scripts.0.body.0.behaviour.scripts.0.body.0.ch"], []),
+    (cart([sc("a", [{"op": "does", "who": "A", "behaviour": {"v": 1, "kind": "scene", "scripts": []}}])]),
+     ["scripts.0.body.0.behaviour.kind"], []),
+    (cart([sc("a", [{"op": "does", "who": "A", "behaviour": 5}, {"op": "does", "who": "A",
+                                                                 "behaviour": {"id": 3}},
+                    {"op": "does", "who": "A", "behaviour": "c4c:beh:bounce", "also": "yes"}])]),
+     ["scripts.0.body.0.behaviour", "scripts.0.body.1.behaviour", "scripts.0.body.2.also"], []),
+    (cart([sc("a", [])], cast={"A": {"look": 5, "pack": 3, "legs": 2.5, "zz": 1},
+                               "B": {"look": {"template": "dog", "x": 1, "colors": {"body": "#f00", "q": 1}},
+                                     "pack": {"id": "c4c:char:x", "version": "1"}, "at": {"x": 0.2, "facing": 0}},
+                               "C": 7}),
+     ["cast.A.legs", "cast.A.pack", "cast.A.look", "cast.C", "cast.B.at.facing"],
+     ["cast.A.zz", "cast.B.look.x", "cast.B.look.colors.q"]),
+    (cart([sc("a", [])], places={"p": "bg", "q": {"background": "x", "z": 1}, "r": 5}), ["places.r"], ["places.q.z"]),
+    (cart([sc("a", [{"op": "caption"}, {"op": "cut"}, {"op": "mood", "who": "A"}, {"op": "does", "who": "A"}])]),
+     ["scripts.0.body.0.text", "scripts.0.body.1", "scripts.0.body.2.mood", "scripts.0.body.3.behaviour"], []),
+    ({"v": 1, "kind": "scene", "scripts": [{"body": []}, {"hat": {"on": "key"}, "body": []}]}, ["scripts.1.hat.on"], []),
+    ({"v": 1, "kind": "scene", "cast": {"A": "any"}, "scripts": [{"body": [{"op": "say", "who": "A", "text": "=hi"}]}]},
+     [], []),
+])
+def test_scene_validation(program, errors, warnings):
+    check(program, errors, warnings)
+
+
+def test_every_scene_block_and_control_block_in_a_scene():
+    body = [{"op": "say", "who": "A", "text": "hi", "mood": "glad", "voice": "v", "speed": 1.2, "pitch": "=1"},
+            {"op": "does", "who": "A", "behaviour": "c4c:beh:bounce", "for": 2, "params": {"h": 3}, "also": True},
+            {"op": "caption", "text": "c", "for": 1}, {"op": "cut", "place": "p", "mood": "m"},
+            {"op": "place", "who": "A", "x": 0.5, "y": 0.9, "h": 0.4, "facing": -1, "over": 1, "ease": "out"},
+            {"op": "enter", "who": "A", "from": "top", "x": 0.2}, {"op": "exit", "who": "A", "to": "bottom", "over": 1},
+            {"op": "mood", "who": "A", "mood": "sad"}, {"op": "wait", "for": 1},
+            {"op": "for", "for": 1, "body": [{"op": "stop"}]}, {"op": "while", "cond": 0, "body": []},
+            {"op": "until", "cond": 1}, {"op": "repeat", "times": 2, "body": []}, {"op": "forever", "body": [{"op": "stopAll"}]},
+            {"op": "together", "branches": [[], []]}, {"op": "if", "cond": 1}, {"op": "setVar", "var": "x", "value": 1},
+            {"op": "changeVar", "var": "x"}, {"op": "window", "from": 1, "to": 2, "body": []}]
+    check(cart([sc("a", body)], places={"p": {"background": "p.png", "grade": "warm"}}))

@@ -59,19 +59,22 @@ const char *jt_program_kind(const jt_program *p);
 
 /* ---- Runtimes (§6) ------------------------------------------------------ */
 
-/// §7.4 the speech provider: the length in seconds of a line; returns 0 with
-/// *seconds set, or -1 when it failed (the runtime then uses the default rule).
+/// §7.4 the speech provider: the length in seconds of a line.  Returns 0 with
+/// *seconds set (the runtime checks it is a finite number >= 0), or -1 when it
+/// failed, with a reason in why (the runtime then uses the default rule and
+/// warns).  Asked once per distinct line and options.
 typedef struct jt_speech_opts {
     const char *who, *voice, *mood;  /* NULL when not given */
     int has_speed, has_pitch;
     double speed, pitch;
 } jt_speech_opts;
-typedef int (*jt_speech_fn)(void *ud, const char *text, const jt_speech_opts *opts, double *seconds);
+typedef int (*jt_speech_fn)(void *ud, const char *text, const jt_speech_opts *opts, double *seconds, char *why,
+                            size_t whycap);
 
 /// §7.5 the packs provider: the program JSON (or pack JSON, whose content is
 /// used) of a pack id; version may be NULL.  Returns malloc'd UTF-8 text that
-/// the runtime frees, or NULL when the pack is missing.
-typedef char *(*jt_packs_fn)(void *ud, const char *id, const char *version);
+/// the runtime frees, or NULL when the pack is missing (a reason in why).
+typedef char *(*jt_packs_fn)(void *ud, const char *id, const char *version, char *why, size_t whycap);
 
 /// createRuntime options (§6).  jt_runtime_def_default() gives the defaults.
 typedef struct jt_runtime_def {
@@ -82,6 +85,8 @@ typedef struct jt_runtime_def {
     double max_duration;  /* 3600: the plan's horizon; step_to(Infinity)'s limit */
     jt_speech_fn speech; void *speech_ud;
     jt_packs_fn packs; void *packs_ud;
+    volatile int *interrupt;  /* NULL, or the host's flag: set (e.g. by a provider that was interrupted),
+                                 the cartoon being planned or played fails at once ("interrupted") */
 } jt_runtime_def;
 jt_runtime_def jt_runtime_def_default(void);
 
@@ -170,6 +175,69 @@ jt_status jt_pose_read(jt_runtime *rt, int character, jt_pose *out);
 const char *jt_channel_name(const jt_runtime *rt, int32_t id);
 /// A channel's parts: is_lift, role ("arm"), side (-1, 0, 1), index (-1: none).
 int jt_channel_parts(const jt_runtime *rt, int32_t id, int *is_lift, const char **role, int *side, int *index);
+
+/* ---- Scenes and cartoons (§7) ------------------------------------------------ */
+
+/// cartoonProgram(content): a cartoon pack's content {cast?, places?, program}
+/// (or a whole pack {content}) as one program, the outer cast and places merged
+/// in; any other program is returned as it is.  malloc'd JSON, NULL with a
+/// message in err (errcap bytes) when the text is not JSON.
+char *jt_cartoon_program(const char *json, size_t len, char *err, size_t errcap);
+
+/// startCartoon(program | content, {params}): plans the cartoon on a twin
+/// runtime (§7.7), then starts it at rt.t.  On failure no cartoon is running
+/// (§6).  *duration: the cartoon's length, NAN when it does not end within
+/// max_duration.
+jt_status jt_start_cartoon(jt_runtime *rt, const char *json, size_t len, const jt_param *params, int nparams,
+                           double *duration);
+
+/// rt.duration (NAN: null or no cartoon yet), and whether a cartoon is running.
+double jt_cartoon_duration(const jt_runtime *rt);
+int jt_cartoon_running(const jt_runtime *rt);
+
+/// One rt.timeline record (§7.7); strings NULL when the record has no such field.
+typedef struct jt_record_view {
+    const char *kind;                 /* scene say does caption cut place enter exit mood */
+    double t, dur;
+    const char *who, *name, *place, *grade, *text, *voice, *mood, *side;  /* side: enter's from, exit's to */
+    const char *behaviour;            /* does: the behaviour as written (JSON) */
+    int also;
+    int has_x, has_y, has_h, has_facing, has_speed, has_pitch;
+    double x, y, h, facing, speed, pitch;
+} jt_record_view;
+int jt_timeline_count(const jt_runtime *rt);
+int jt_timeline_get(const jt_runtime *rt, int i, jt_record_view *out);
+/// The records the run itself wrote so far (the plan's are rt.timeline): equal when the run follows the plan.
+int jt_run_timeline_count(const jt_runtime *rt);
+int jt_run_timeline_get(const jt_runtime *rt, int i, jt_record_view *out);
+
+/// rt.warnings (§7.6 and the providers' fallbacks), oldest first.
+int jt_warning_count(const jt_runtime *rt);
+const char *jt_warning_get(const jt_runtime *rt, int i);
+
+/// rt.frame() (§7.8): the stage now, and each character's placement.
+typedef struct jt_stage_view {
+    double t;
+    const char *scene, *place, *background, *grade, *caption;  /* NULL = null */
+} jt_stage_view;
+jt_status jt_stage_read(jt_runtime *rt, jt_stage_view *out);
+typedef struct jt_placement {
+    double x, y, h, facing;
+    int visible, talking;
+} jt_placement;
+jt_status jt_placement_read(jt_runtime *rt, int character, jt_placement *out);
+
+/// The director's working state, for the §7.7 bounds: live items (does and
+/// captions still running, lines), captions kept for display, scopes with
+/// open records, event queue entries.
+typedef struct jt_director_stats {
+    int live_items, displayed_captions, open_scopes, queue, open_records;
+} jt_director_stats;
+void jt_director_stats_read(const jt_runtime *rt, jt_director_stats *out);
+
+/// estimateSpeech(text, {speed}): §7.4's default rule (0.06 s per UTF-16 unit
+/// + 0.25 s, at least 0.6 s, divided by speed).
+double jt_estimate_speech(const char *text, double speed);
 
 #ifdef __cplusplus
 }

@@ -15,6 +15,8 @@ PyObject *obpy_json_to_binary(PyObject *self, PyObject *args);
 PyObject *obpy_binary_to_json(PyObject *self, PyObject *args);
 int obpy_toon_prepare(PyObject *m);  /* py_toon.c: Jabbertoon */
 int obpy_batch_prepare(PyObject *m);  /* py_batch.c: many instances per call */
+PyObject *obpy_trig(PyObject *self, PyObject *args);  /* py_trig.c: test hook of obtrig.h */
+PyObject *obpy_bench_bare_pose(PyObject *self, PyObject *args);  /* py_trig.c: bench baseline */
 
 /* ---- threads (obpy.h) ------------------------------------------------------ */
 
@@ -103,6 +105,10 @@ static PyMethodDef methods[] = {
     {"js_to_precision", obpy_js_to_precision, METH_VARARGS, "js_to_precision(v: float, p: int) -> str\nJavaScript v.toPrecision(p)."},
     {"format_number", obpy_format_number, METH_VARARGS, "format_number(v: float, pattern: str) -> str\n§8.9 formatNumber."},
     {"format_template", obpy_format_template, METH_VARARGS, "format_template(text: str, values: Mapping) -> str\n§8.9 formatTemplate."},
+    {"_trig", obpy_trig, METH_VARARGS,
+     "_trig(kind, a, b, vector) -> (sin, cos) of a | atan2(a, b)\nThe runtime's own trig (obtrig.h), for its tests."},
+    {"_bench_bare_pose", obpy_bench_bare_pose, METH_VARARGS,
+     "_bench_bare_pose(parents, poses, repeat) -> (best ns, checksum)\nA bare localMatrix + parent multiply loop (bench)."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef moduledef = {

@@ -7,9 +7,12 @@
 #include "obpy.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../include/jabbertoon.h"
+#include "../toon/toon.h"
 
 PyObject *obpy_toon_error = NULL;
 
@@ -32,6 +35,38 @@ static PyObject *program_kind(ProgramObject *self, void *c)
     return PyUnicode_FromString(jt_program_kind(self->p));
 }
 
+/* scenes() -> [{name, place, mood, at, scripts}] (§7.1 scenesOf) */
+static PyObject *program_scenes(ProgramObject *self, PyObject *unused)
+{
+    (void)unused;
+    const jt_program *p = self->p;
+    PyObject *json = PyImport_ImportModule("json");
+    PyObject *l = json ? PyList_New(0) : NULL;
+    for (int k = 0; l && k < p->nscenes; k++) {
+        const jt_scene_def *sc = &p->scenes[k];
+        PyObject *scripts = PyList_New(sc->nscripts);
+        for (int i = 0; scripts && i < sc->nscripts; i++) PyList_SET_ITEM(scripts, i, PyLong_FromLong(sc->scripts[i]));
+        PyObject *at = sc->at_json ? PyObject_CallMethod(json, "loads", "s", sc->at_json) : (Py_INCREF(Py_None), Py_None);
+        PyObject *d = scripts && at ? Py_BuildValue("{s:s,s:z,s:z,s:O,s:O}", "name", sc->name, "place", sc->place, "mood",
+                                                    sc->mood, "at", at, "scripts", scripts)
+                                    : NULL;
+        Py_XDECREF(scripts);
+        Py_XDECREF(at);
+        if (!d || PyList_Append(l, d) < 0) {
+            Py_XDECREF(d);
+            Py_CLEAR(l);
+            break;
+        }
+        Py_DECREF(d);
+    }
+    Py_XDECREF(json);
+    return l;
+}
+
+static PyMethodDef program_methods[] = {
+    {"scenes", (PyCFunction)program_scenes, METH_NOARGS, "scenes() -> the scenes in the order they run (§7.1)"},
+    {NULL, NULL, 0, NULL}};
+
 static PyGetSetDef program_getset[] = {
     {"kind", (getter)program_kind, NULL, "behaviour, scene or cartoon", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
@@ -43,6 +78,7 @@ PyTypeObject obpy_toon_program_type = {
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "A compiled Jabbertoon program (immutable).",
     .tp_getset = program_getset,
+    .tp_methods = program_methods,
 };
 
 static PyObject *diag_lists(jt_diags *d)
@@ -116,12 +152,23 @@ static PyObject *toon_load(PyObject *self, PyObject *arg)
 
 /* ---- runtimes ----------------------------------------------------------------------------- */
 
+/* the dicts' keys, interned once per runtime object (building a pose or a frame reuses them) */
+#define KEYS(X) X(dx) X(dy) X(sx) X(sy) X(rot) X(parts) X(lift) X(mouth) X(blink) X(mood) X(reach) X(view) \
+    X(x) X(y) X(w) X(spot) X(t) X(scene) X(place) X(background) X(grade) X(caption) X(characters) X(order) X(h) \
+    X(facing) X(visible) X(pose) X(talking) X(dur) X(kind) X(who) X(name) X(text) X(voice) X(speed) X(pitch) \
+    X(behaviour) X(also) X(from) X(to) X(say) X(does) X(cut) X(enter) X(exit)
+#define KEY_ENUM(n) K_##n,
+enum { KEYS(KEY_ENUM) K_COUNT };
+
 typedef struct {
     PyObject_HEAD
     jt_runtime *rt;
     PyObject *programs;  /* every program an instance has run: they outlive the runtime's use */
     PyObject *speech, *packs;
     PyObject *keys;      /* channel id -> the pose dict's key (str) */
+    PyObject *k[K_COUNT];
+    int interrupt;       /* jt_runtime_def.interrupt: a provider raised KeyboardInterrupt / SystemExit */
+    PyObject *pending[3];  /* that exception, re-raised when start_cartoon returns */
 } RuntimeObject;
 
 static PyObject *raise_rt(RuntimeObject *self, jt_status st)
@@ -148,8 +195,8 @@ static int get_double(PyObject *o, const char *what, double *out)
     return 0;
 }
 
-int obpy_toon_speech(void *ud, const char *text, const jt_speech_opts *opts, double *seconds);
-char *obpy_toon_packs(void *ud, const char *id, const char *version);
+int obpy_toon_speech(void *ud, const char *text, const jt_speech_opts *opts, double *seconds, char *why, size_t cap);
+char *obpy_toon_packs(void *ud, const char *id, const char *version, char *why, size_t cap);
 
 static int runtime_init(RuntimeObject *self, PyObject *args, PyObject *kw)
 {
@@ -174,6 +221,8 @@ static int runtime_init(RuntimeObject *self, PyObject *args, PyObject *kw)
         return -1;
     }
     def.live = live;
+    self->interrupt = 0;
+    def.interrupt = &self->interrupt;
     if (speech != Py_None) {
         def.speech = obpy_toon_speech;
         def.speech_ud = self;
@@ -190,6 +239,8 @@ static int runtime_init(RuntimeObject *self, PyObject *args, PyObject *kw)
     }
     Py_XSETREF(self->programs, PyList_New(0));
     Py_XSETREF(self->keys, PyList_New(0));
+#define KEY_MAKE(n) if (!self->k[K_##n] && !(self->k[K_##n] = PyUnicode_InternFromString(#n))) return -1;
+    KEYS(KEY_MAKE)
     Py_INCREF(speech);
     Py_XSETREF(self->speech, speech);
     Py_INCREF(packs);
@@ -205,6 +256,8 @@ static void runtime_dealloc(RuntimeObject *self)
     Py_XDECREF(self->speech);
     Py_XDECREF(self->packs);
     Py_XDECREF(self->keys);
+    for (int i = 0; i < K_COUNT; i++) Py_XDECREF(self->k[i]);
+    for (int i = 0; i < 3; i++) Py_XDECREF(self->pending[i]);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -220,6 +273,7 @@ static int runtime_clear(RuntimeObject *self)
 {
     Py_CLEAR(self->speech);
     Py_CLEAR(self->packs);
+    for (int i = 0; i < 3; i++) Py_CLEAR(self->pending[i]);
     return 0;
 }
 
@@ -382,12 +436,21 @@ static PyObject *channel_key(RuntimeObject *self, int32_t ch)
     return k;
 }
 
-static int set_num(PyObject *d, const char *key, double v)
+static int set_num(PyObject *d, PyObject *key, double v)
 {
     PyObject *f = PyFloat_FromDouble(v);
     if (!f) return -1;
-    int r = PyDict_SetItemString(d, key, f);
+    int r = PyDict_SetItem(d, key, f);
     Py_DECREF(f);
+    return r;
+}
+
+/* d[key] = v, v's reference taken */
+static int put_k(PyObject *d, PyObject *key, PyObject *v)
+{
+    if (!v) return -1;
+    int r = PyDict_SetItem(d, key, v);
+    Py_DECREF(v);
     return r;
 }
 
@@ -395,14 +458,15 @@ static const char *const VIEW_NAMES[3] = {"front", "side", "back"};
 
 PyObject *obpy_toon_pose_dict(RuntimeObject *self, const jt_pose *p)
 {
+    PyObject **k = self->k;
     PyObject *d = PyDict_New(), *parts = PyDict_New(), *lift = PyDict_New(), *reach = PyDict_New();
     if (!d || !parts || !lift || !reach) goto fail;
     for (int i = 0; i < p->nchannels; i++) {
         int is_lift = 0;
         jt_channel_parts(self->rt, p->channel[i], &is_lift, NULL, NULL, NULL);
-        PyObject *k = channel_key(self, p->channel[i]);
-        PyObject *v = k ? PyFloat_FromDouble(p->value[i]) : NULL;
-        if (!v || PyDict_SetItem(is_lift ? lift : parts, k, v) < 0) {
+        PyObject *key = channel_key(self, p->channel[i]);
+        PyObject *v = key ? PyFloat_FromDouble(p->value[i]) : NULL;
+        if (!v || PyDict_SetItem(is_lift ? lift : parts, key, v) < 0) {
             Py_XDECREF(v);
             goto fail;
         }
@@ -414,14 +478,12 @@ PyObject *obpy_toon_pose_dict(RuntimeObject *self, const jt_pose *p)
         if (!e) goto fail;
         int bad = 0;
         if (!r->spot) {
-            bad |= set_num(e, "x", r->x) < 0 || set_num(e, "y", r->y) < 0;
+            bad |= set_num(e, k[K_x], r->x) < 0 || set_num(e, k[K_y], r->y) < 0;
         } else {
-            PyObject *s = PyUnicode_FromString(r->spot);
-            bad |= !s || PyDict_SetItemString(e, "spot", s) < 0;
-            Py_XDECREF(s);
-            if (r->has_offset) bad |= set_num(e, "dx", r->dx) < 0 || set_num(e, "dy", r->dy) < 0;
+            bad |= put_k(e, k[K_spot], PyUnicode_FromString(r->spot)) < 0;
+            if (r->has_offset) bad |= set_num(e, k[K_dx], r->dx) < 0 || set_num(e, k[K_dy], r->dy) < 0;
         }
-        bad |= set_num(e, "w", r->w) < 0;
+        bad |= set_num(e, k[K_w], r->w) < 0;
         bad |= PyDict_SetItemString(reach, r->limb, e) < 0;
         Py_DECREF(e);
         if (bad) goto fail;
@@ -429,11 +491,11 @@ PyObject *obpy_toon_pose_dict(RuntimeObject *self, const jt_pose *p)
     PyObject *mood = p->mood ? PyUnicode_FromString(p->mood) : (Py_INCREF(Py_None), Py_None);
     PyObject *view = p->view >= 0 ? PyUnicode_FromString(VIEW_NAMES[p->view]) : (Py_INCREF(Py_None), Py_None);
     int bad = !mood || !view;
-    bad = bad || set_num(d, "dx", p->dx) < 0 || set_num(d, "dy", p->dy) < 0 || set_num(d, "sx", p->sx) < 0 ||
-          set_num(d, "sy", p->sy) < 0 || set_num(d, "rot", p->rot) < 0 || PyDict_SetItemString(d, "parts", parts) < 0 ||
-          PyDict_SetItemString(d, "lift", lift) < 0 || set_num(d, "mouth", p->mouth) < 0 ||
-          set_num(d, "blink", p->blink) < 0 || PyDict_SetItemString(d, "mood", mood) < 0 ||
-          PyDict_SetItemString(d, "reach", reach) < 0 || PyDict_SetItemString(d, "view", view) < 0;
+    bad = bad || set_num(d, k[K_dx], p->dx) < 0 || set_num(d, k[K_dy], p->dy) < 0 || set_num(d, k[K_sx], p->sx) < 0 ||
+          set_num(d, k[K_sy], p->sy) < 0 || set_num(d, k[K_rot], p->rot) < 0 || PyDict_SetItem(d, k[K_parts], parts) < 0 ||
+          PyDict_SetItem(d, k[K_lift], lift) < 0 || set_num(d, k[K_mouth], p->mouth) < 0 ||
+          set_num(d, k[K_blink], p->blink) < 0 || PyDict_SetItem(d, k[K_mood], mood) < 0 ||
+          PyDict_SetItem(d, k[K_reach], reach) < 0 || PyDict_SetItem(d, k[K_view], view) < 0;
     Py_XDECREF(mood);
     Py_XDECREF(view);
     if (bad) goto fail;
@@ -562,6 +624,14 @@ static PyObject *rt_get_flag(RuntimeObject *self, void *c)
 }
 
 
+static PyObject *rt_start_cartoon(RuntimeObject *self, PyObject *args);
+static PyObject *rt_timeline(RuntimeObject *self, PyObject *args);
+static PyObject *rt_warnings(RuntimeObject *self, PyObject *unused);
+static PyObject *rt_frame(RuntimeObject *self, PyObject *unused);
+static PyObject *rt_stage(RuntimeObject *self, PyObject *unused);
+static PyObject *rt_stats(RuntimeObject *self, PyObject *unused);
+static PyObject *rt_duration(RuntimeObject *self, void *c);
+
 static PyMethodDef runtime_methods[] = {
     {"add_character", (PyCFunction)rt_add_character, METH_VARARGS, "add_character(id, legs)"},
     {"start_behaviour", (PyCFunction)rt_start_behaviour, METH_VARARGS,
@@ -577,6 +647,12 @@ static PyMethodDef runtime_methods[] = {
     {"global_set", (PyCFunction)rt_global_set, METH_VARARGS, "global_set(name, value)"},
     {"global_delete", (PyCFunction)rt_global_delete, METH_O, "global_delete(name)"},
     {"global_names", (PyCFunction)rt_global_names, METH_NOARGS, "the page globals' names"},
+    {"start_cartoon", (PyCFunction)rt_start_cartoon, METH_VARARGS, "start_cartoon(text, params) -> duration"},
+    {"timeline", (PyCFunction)rt_timeline, METH_VARARGS, "timeline(start=0, run=False) -> the plan's records (run: the run's own)"},
+    {"warnings", (PyCFunction)rt_warnings, METH_NOARGS, "rt.warnings"},
+    {"frame", (PyCFunction)rt_frame, METH_NOARGS, "frame() -> the §7.8 dict"},
+    {"stage", (PyCFunction)rt_stage, METH_NOARGS, "stage() -> (t, scene, place, background, grade, caption)"},
+    {"stats", (PyCFunction)rt_stats, METH_NOARGS, "the director's working state (§7.7)"},
     {NULL, NULL, 0, NULL}};
 
 static PyGetSetDef runtime_getset[] = {
@@ -584,6 +660,7 @@ static PyGetSetDef runtime_getset[] = {
     {"polled", (getter)rt_get_flag, NULL, "a thread has yielded to a step (§0)", (void *)0},
     {"inputs_read", (getter)rt_get_flag, NULL, "a block or tick has read loud/talking", (void *)1},
     {"pose_drew_random", (getter)rt_get_flag, NULL, "a pose has drawn random", (void *)2},
+    {"duration", (getter)rt_duration, NULL, "rt.duration: the cartoon's length, None when it does not end", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
 PyTypeObject obpy_toon_runtime_type = {
@@ -602,16 +679,377 @@ PyTypeObject obpy_toon_runtime_type = {
 
 /* ---- the providers (§7.4, §7.5) --------------------------------------------------------------- */
 
-int obpy_toon_speech(void *ud, const char *text, const jt_speech_opts *opts, double *seconds)
+/* A provider raised something that is not an Exception (KeyboardInterrupt, SystemExit): it is kept
+** for start_cartoon to re-raise, and the runtime's interrupt flag makes the cartoon fail at once. */
+static int interrupted_by(RuntimeObject *self)
 {
-    (void)ud; (void)text; (void)opts; (void)seconds;
-    return -1;
+    if (!PyErr_Occurred() || PyErr_ExceptionMatches(PyExc_Exception)) return 0;
+    if (!self->pending[0]) PyErr_Fetch(&self->pending[0], &self->pending[1], &self->pending[2]);
+    else PyErr_Clear();
+    self->interrupt = 1;
+    return 1;
 }
 
-char *obpy_toon_packs(void *ud, const char *id, const char *version)
+/* why <- the pending Python exception ("raised ValueError: ..."), cleared */
+static void exception_text(char *why, size_t cap, const char *what)
 {
-    (void)ud; (void)id; (void)version;
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyObject *s = value ? PyObject_Str(value) : NULL;
+    const char *msg = s ? PyUnicode_AsUTF8(s) : NULL;
+    snprintf(why, cap, "%s raised %s%s%.200s", what, type ? ((PyTypeObject *)type)->tp_name : "an exception",
+             msg && *msg ? ": " : "", msg ? msg : "");
+    PyErr_Clear();
+    Py_XDECREF(s);
+    Py_XDECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(tb);
+}
+
+static int put(PyObject *d, const char *k, PyObject *v)
+{
+    if (!v) return -1;
+    int r = PyDict_SetItemString(d, k, v);
+    Py_DECREF(v);
+    return r;
+}
+
+int obpy_toon_speech(void *ud, const char *text, const jt_speech_opts *o, double *seconds, char *why, size_t cap)
+{
+    RuntimeObject *self = ud;
+    PyObject *opts = PyDict_New();
+    if (!opts || put(opts, "who", PyUnicode_FromString(o->who)) < 0 ||
+        (o->voice && put(opts, "voice", PyUnicode_FromString(o->voice)) < 0) ||
+        (o->mood && put(opts, "mood", PyUnicode_FromString(o->mood)) < 0) ||
+        (o->has_speed && put(opts, "speed", PyFloat_FromDouble(o->speed)) < 0) ||
+        (o->has_pitch && put(opts, "pitch", PyFloat_FromDouble(o->pitch)) < 0)) {
+        Py_XDECREF(opts);
+        exception_text(why, cap, "building the options");
+        return -1;
+    }
+    PyObject *r = PyObject_CallFunction(self->speech, "sO", text, opts);
+    Py_DECREF(opts);
+    if (!r && interrupted_by(self)) {
+        snprintf(why, cap, "interrupted");
+        return -1;
+    }
+    if (!r) {
+        exception_text(why, cap, "it");
+        return -1;
+    }
+    int ok = !PyBool_Check(r) && (PyFloat_Check(r) || PyLong_Check(r));
+    if (ok) {
+        *seconds = PyFloat_AsDouble(r);
+        if (*seconds == -1.0 && PyErr_Occurred()) {
+            exception_text(why, cap, "converting its answer");
+            ok = 0;
+        }
+    } else {
+        snprintf(why, cap, "it returned %.60s, not a number", Py_TYPE(r)->tp_name);
+    }
+    Py_DECREF(r);
+    return ok ? 0 : -1;
+}
+
+char *obpy_toon_packs(void *ud, const char *id, const char *version, char *why, size_t cap)
+{
+    RuntimeObject *self = ud;
+    PyObject *r = version ? PyObject_CallFunction(self->packs, "ss", id, version)
+                          : PyObject_CallFunction(self->packs, "sO", id, Py_None);
+    if (!r && interrupted_by(self)) {
+        snprintf(why, cap, "interrupted");
+        return NULL;
+    }
+    if (!r) {
+        exception_text(why, cap, "the packs provider");
+        return NULL;
+    }
+    if (r == Py_None) {
+        Py_DECREF(r);
+        snprintf(why, cap, "the packs provider has no such pack");
+        return NULL;
+    }
+    PyObject *mod = PyImport_ImportModule("openbone.toon.runtime");
+    PyObject *text = mod ? PyObject_CallMethod(mod, "program_json", "O", r) : NULL;
+    Py_XDECREF(mod);
+    Py_DECREF(r);
+    if (!text) {
+        exception_text(why, cap, "reading the pack");
+        return NULL;
+    }
+    Py_ssize_t n;
+    const char *s = PyUnicode_AsUTF8AndSize(text, &n);
+    char *out = s ? malloc((size_t)n + 1) : NULL;
+    if (out) memcpy(out, s, (size_t)n + 1);
+    else {
+        if (PyErr_Occurred()) exception_text(why, cap, "reading the pack");
+        else snprintf(why, cap, "out of memory");
+    }
+    Py_DECREF(text);
+    return out;
+}
+
+/* ---- cartoons (§7) ---------------------------------------------------------------------------------- */
+
+static PyObject *rt_start_cartoon(RuntimeObject *self, PyObject *args)
+{
+    NEED_RT(self);
+    const char *text;
+    Py_ssize_t len;
+    PyObject *params_o;
+    if (!PyArg_ParseTuple(args, "s#O", &text, &len, &params_o)) return NULL;
+    jt_param *ps;
+    int n;
+    PyObject *keep;
+    if (get_params(params_o, &ps, &n, &keep) < 0) return NULL;
+    double dur;
+    jt_status st = jt_start_cartoon(self->rt, text, (size_t)len, ps, n, &dur);
+    PyMem_Free(ps);
+    Py_XDECREF(keep);
+    self->interrupt = 0;
+    if (self->pending[0]) {  /* KeyboardInterrupt in a provider: the cartoon failed, the interrupt goes on */
+        PyErr_Restore(self->pending[0], self->pending[1], self->pending[2]);
+        self->pending[0] = self->pending[1] = self->pending[2] = NULL;
+        return NULL;
+    }
+    if (st) return raise_rt(self, st);
+    if (isnan(dur)) Py_RETURN_NONE;
+    return PyFloat_FromDouble(dur);
+}
+
+static PyObject *str_or_none(const char *s)
+{
+    if (!s) Py_RETURN_NONE;
+    return PyUnicode_FromString(s);
+}
+
+static PyObject *kind_key(RuntimeObject *self, const char *kind)
+{
+    static const char *const NAMES[9] = {"scene", "say", "does", "caption", "cut", "place", "enter", "exit", "mood"};
+    static const int KS[9] = {K_scene, K_say, K_does, K_caption, K_cut, K_place, K_enter, K_exit, K_mood};
+    for (int i = 0; i < 9; i++)
+        if (!strcmp(kind, NAMES[i])) {
+            Py_INCREF(self->k[KS[i]]);
+            return self->k[KS[i]];
+        }
+    return PyUnicode_FromString(kind);
+}
+
+/* a does record's behaviour, parsed once per block (cache: the C text's address -> the object) */
+static PyObject *behaviour_object(const char *text, PyObject *loads, PyObject *cache)
+{
+    if (!text) Py_RETURN_NONE;
+    PyObject *key = PyLong_FromVoidPtr((void *)text);
+    if (!key) return NULL;
+    PyObject *hit = PyDict_GetItemWithError(cache, key);
+    if (hit) {
+        Py_DECREF(key);
+        Py_INCREF(hit);
+        return hit;
+    }
+    PyObject *v = PyErr_Occurred() ? NULL : PyObject_CallFunction(loads, "s", text);
+    if (v && PyDict_SetItem(cache, key, v) < 0) Py_CLEAR(v);
+    Py_DECREF(key);
+    return v;
+}
+
+static PyObject *record_dict(RuntimeObject *self, const jt_record_view *r, PyObject *loads, PyObject *cache)
+{
+    PyObject **k = self->k;
+    PyObject *d = PyDict_New();
+    if (!d) return NULL;
+    int bad = set_num(d, k[K_t], r->t) < 0 || set_num(d, k[K_dur], r->dur) < 0 ||
+              put_k(d, k[K_kind], kind_key(self, r->kind)) < 0;
+    const char *kd = r->kind;
+    if (!bad && !strcmp(kd, "scene"))
+        bad = put_k(d, k[K_name], str_or_none(r->name)) < 0 || put_k(d, k[K_place], str_or_none(r->place)) < 0 ||
+              put_k(d, k[K_grade], str_or_none(r->grade)) < 0;
+    else if (!bad && !strcmp(kd, "say")) {
+        bad = put_k(d, k[K_who], str_or_none(r->who)) < 0 || put_k(d, k[K_text], str_or_none(r->text)) < 0 ||
+              put_k(d, k[K_voice], str_or_none(r->voice)) < 0 || put_k(d, k[K_mood], str_or_none(r->mood)) < 0 ||
+              (r->has_speed && set_num(d, k[K_speed], r->speed) < 0) ||
+              (r->has_pitch && set_num(d, k[K_pitch], r->pitch) < 0);
+    } else if (!bad && !strcmp(kd, "does")) {
+        bad = put_k(d, k[K_who], str_or_none(r->who)) < 0 ||
+              put_k(d, k[K_behaviour], behaviour_object(r->behaviour, loads, cache)) < 0 ||
+              (r->also && put_k(d, k[K_also], (Py_INCREF(Py_True), Py_True)) < 0);
+    } else if (!bad && !strcmp(kd, "caption")) {
+        bad = put_k(d, k[K_text], str_or_none(r->text)) < 0;
+    } else if (!bad && !strcmp(kd, "cut")) {
+        bad = put_k(d, k[K_place], str_or_none(r->place)) < 0 || put_k(d, k[K_grade], str_or_none(r->grade)) < 0;
+    } else if (!bad && !strcmp(kd, "place")) {
+        bad = put_k(d, k[K_who], str_or_none(r->who)) < 0 || (r->has_x && set_num(d, k[K_x], r->x) < 0) ||
+              (r->has_y && set_num(d, k[K_y], r->y) < 0) || (r->has_h && set_num(d, k[K_h], r->h) < 0) ||
+              (r->has_facing && set_num(d, k[K_facing], r->facing) < 0);
+    } else if (!bad && (!strcmp(kd, "enter") || !strcmp(kd, "exit"))) {
+        bad = put_k(d, k[K_who], str_or_none(r->who)) < 0 ||
+              put_k(d, kd[1] == 'n' ? k[K_from] : k[K_to], str_or_none(r->side)) < 0;
+    } else if (!bad) {
+        bad = put_k(d, k[K_who], str_or_none(r->who)) < 0 || put_k(d, k[K_mood], str_or_none(r->mood)) < 0;
+    }
+    if (bad) {
+        Py_DECREF(d);
+        return NULL;
+    }
+    return d;
+}
+
+/* timeline(start=0, run=False) -> the records from start on (a list of dicts) */
+static PyObject *rt_timeline(RuntimeObject *self, PyObject *args)
+{
+    NEED_RT(self);
+    int start = 0, run = 0;
+    if (!PyArg_ParseTuple(args, "|ip", &start, &run)) return NULL;
+    int n = run ? jt_run_timeline_count(self->rt) : jt_timeline_count(self->rt);
+    PyObject *json = PyImport_ImportModule("json");
+    PyObject *loads = json ? PyObject_GetAttrString(json, "loads") : NULL;
+    Py_XDECREF(json);
+    PyObject *cache = loads ? PyDict_New() : NULL;
+    if (start < 0) start = 0;
+    PyObject *l = cache ? PyList_New(n > start ? n - start : 0) : NULL;
+    /* the records are plain dicts of numbers and texts (no cycles): the cyclic collector would only
+    ** rescan the growing list, so it waits until they are built (a third of the time at 150,000) */
+    int gc_was = PyGC_Disable();
+    for (int i = start; l && i < n; i++) {
+        jt_record_view r;
+        if (run) jt_run_timeline_get(self->rt, i, &r);
+        else jt_timeline_get(self->rt, i, &r);
+        PyObject *d = record_dict(self, &r, loads, cache);
+        if (!d) {
+            Py_CLEAR(l);
+            break;
+        }
+        PyList_SET_ITEM(l, i - start, d);
+    }
+    if (gc_was) PyGC_Enable();
+    Py_XDECREF(loads);
+    Py_XDECREF(cache);
+    return l;
+}
+
+static PyObject *rt_warnings(RuntimeObject *self, PyObject *unused)
+{
+    (void)unused;
+    NEED_RT(self);
+    int n = jt_warning_count(self->rt);
+    PyObject *l = PyList_New(n);
+    for (int i = 0; l && i < n; i++) {
+        PyObject *s = PyUnicode_DecodeUTF8(jt_warning_get(self->rt, i), (Py_ssize_t)strlen(jt_warning_get(self->rt, i)),
+                                           "replace");
+        if (!s) {
+            Py_CLEAR(l);
+            break;
+        }
+        PyList_SET_ITEM(l, i, s);
+    }
+    return l;
+}
+
+static PyObject *rt_duration(RuntimeObject *self, void *c)
+{
+    (void)c;
+    NEED_RT(self);
+    double d = jt_cartoon_duration(self->rt);
+    if (isnan(d)) Py_RETURN_NONE;
+    return PyFloat_FromDouble(d);
+}
+
+/* frame() -> the §7.8 dict */
+static PyObject *rt_frame(RuntimeObject *self, PyObject *unused)
+{
+    (void)unused;
+    NEED_RT(self);
+    PyObject **k = self->k;
+    jt_stage_view sv;
+    jt_stage_read(self->rt, &sv);
+    PyObject *f = PyDict_New(), *chars = PyDict_New();
+    int n = jt_character_count(self->rt);
+    PyObject *order = PyList_New(n);
+    if (!f || !chars || !order) goto fail;
+    if (set_num(f, k[K_t], sv.t) < 0 || put_k(f, k[K_scene], str_or_none(sv.scene)) < 0 ||
+        put_k(f, k[K_place], str_or_none(sv.place)) < 0 || put_k(f, k[K_background], str_or_none(sv.background)) < 0 ||
+        put_k(f, k[K_grade], str_or_none(sv.grade)) < 0 || put_k(f, k[K_caption], str_or_none(sv.caption)) < 0)
+        goto fail;
+    for (int i = 0; i < n; i++) {
+        jt_placement pl;
+        jt_pose pose;
+        jt_placement_read(self->rt, i, &pl);
+        jt_status st = jt_pose_read(self->rt, i, &pose);
+        if (st) {
+            raise_rt(self, st);
+            goto fail;
+        }
+        PyObject *id = PyUnicode_FromString(jt_character_id(self->rt, i));
+        PyObject *c = PyDict_New();
+        PyObject *pd = c ? obpy_toon_pose_dict(self, &pose) : NULL;
+        int bad = !id || !c || !pd || set_num(c, k[K_x], pl.x) < 0 || set_num(c, k[K_y], pl.y) < 0 ||
+                  set_num(c, k[K_h], pl.h) < 0 || set_num(c, k[K_facing], pl.facing) < 0 ||
+                  put_k(c, k[K_visible], PyBool_FromLong(pl.visible)) < 0 || put_k(c, k[K_pose], pd) < 0 ||
+                  put_k(c, k[K_talking], PyLong_FromLong(pl.talking)) < 0 || PyDict_SetItem(chars, id, c) < 0;
+        Py_XDECREF(c);
+        if (bad) {
+            Py_XDECREF(id);
+            goto fail;
+        }
+        PyList_SET_ITEM(order, i, id);
+    }
+    if (PyDict_SetItem(f, k[K_characters], chars) < 0 || PyDict_SetItem(f, k[K_order], order) < 0) goto fail;
+    Py_DECREF(chars);
+    Py_DECREF(order);
+    return f;
+fail:
+    Py_XDECREF(f);
+    Py_XDECREF(chars);
+    Py_XDECREF(order);
     return NULL;
+}
+
+/* stage() -> (t, scene, place, background, grade, caption): the frame without the characters */
+static PyObject *rt_stage(RuntimeObject *self, PyObject *unused)
+{
+    (void)unused;
+    NEED_RT(self);
+    jt_stage_view sv;
+    jt_stage_read(self->rt, &sv);
+    return Py_BuildValue("(dNNNNN)", sv.t, str_or_none(sv.scene), str_or_none(sv.place), str_or_none(sv.background),
+                         str_or_none(sv.grade), str_or_none(sv.caption));
+}
+
+static PyObject *rt_stats(RuntimeObject *self, PyObject *unused)
+{
+    (void)unused;
+    NEED_RT(self);
+    jt_director_stats st;
+    jt_director_stats_read(self->rt, &st);
+    return Py_BuildValue("{s:i,s:i,s:i,s:i,s:i}", "live_items", st.live_items, "displayed_captions",
+                         st.displayed_captions, "open_scopes", st.open_scopes, "queue", st.queue, "open_records",
+                         st.open_records);
+}
+
+static PyObject *toon_cartoon_program(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    Py_ssize_t len;
+    const char *text = PyUnicode_AsUTF8AndSize(arg, &len);
+    if (!text) return NULL;
+    char err[300];
+    char *out = jt_cartoon_program(text, (size_t)len, err, sizeof err);
+    if (!out) {
+        PyErr_SetString(obpy_toon_error, err);
+        return NULL;
+    }
+    PyObject *r = PyUnicode_FromString(out);
+    free(out);
+    return r;
+}
+
+static PyObject *toon_estimate_speech(PyObject *self, PyObject *args)
+{
+    (void)self;
+    const char *text;
+    double speed = 1;
+    if (!PyArg_ParseTuple(args, "s|d", &text, &speed)) return NULL;
+    return PyFloat_FromDouble(jt_estimate_speech(text, speed));
 }
 
 double jt_js_to_number(const char *s);
@@ -625,6 +1063,10 @@ static PyObject *toon_to_number(PyObject *self, PyObject *arg)
 }
 
 PyMethodDef obpy_toon_functions[] = {
+    {"toon_cartoon_program", toon_cartoon_program, METH_O,
+     "toon_cartoon_program(text) -> text\n§7.1 cartoonProgram: a pack content's outer cast and places merged in."},
+    {"toon_estimate_speech", toon_estimate_speech, METH_VARARGS,
+     "toon_estimate_speech(text, speed=1) -> seconds\n§7.4 the default line length."},
     {"toon_to_number", toon_to_number, METH_O, "toon_to_number(text) -> float\nJavaScript ToNumber of a text."},
     {"toon_load", toon_load, METH_O,
      "toon_load(text) -> (ToonProgram | None, errors, warnings)\nValidate and compile Jabbertoon program JSON."},

@@ -336,7 +336,7 @@ static void parse_atom(parser *ps)
         if (!strcmp(name, "tau")) op = X_TAU;
         else if (!strcmp(name, "local")) op = X_LOCAL;
         else if (!strcmp(name, "t")) op = X_T;
-        else if (!strcmp(name, "dur")) op = X_DUR;
+        else if (!strcmp(name, "dur")) op = X_DUR, ps->uses |= JT_USE_DUR;
         else if (!strcmp(name, "loud")) op = X_LOUD, ps->uses |= JT_USE_INPUT;
         else if (!strcmp(name, "talking")) op = X_TALKING, ps->uses |= JT_USE_INPUT;
         else if (!strcmp(name, "random")) op = X_RANDOM, ps->uses |= JT_USE_RANDOM;

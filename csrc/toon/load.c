@@ -1020,9 +1020,16 @@ static void timed(loader *L, const cJSON *b, jt_block *k, const char *opname)
     }
 }
 
-static int is_held(const jt_block *k)
+/* "=dur" itself: the scene's end (held when it is not pinned), not a count back from it */
+static int plain_dur(const cJSON *v)
 {
-    return k->v && k->v[0].expr < 0 && k->v[0].k == INFINITY;
+    if (!cJSON_IsString(v)) return 0;
+    const char *s = v->valuestring + 1;
+    while (*s == ' ') s++;
+    if (strncmp(s, "dur", 3)) return 0;
+    s += 3;
+    while (*s == ' ') s++;
+    return !*s;
 }
 
 static void compile_block(loader *L, const cJSON *b, bvec *out, int *threads, int *depth)
@@ -1189,7 +1196,9 @@ static void compile_block(loader *L, const cJSON *b, bvec *out, int *threads, in
     } else if (!strcmp(op, "wait")) {
         k = blank(L, OP_WAIT);
         timed(L, b, &k, "wait");
-        if (scene && is_held(&k)) L->held = 1;
+        if (scene && k.v && k.v[0].expr >= 0 && (L->b.exprs[k.v[0].expr].uses & JT_USE_DUR) &&
+            !plain_dur(jt_get(b, k.flags & BF_UNTIL ? "until" : "for")))
+            jt_scene_countback(L);
         jt_push(L, out, &k);
     } else if (!strcmp(op, "for") || !strcmp(op, "while") || !strcmp(op, "until") || !strcmp(op, "repeat") ||
                !strcmp(op, "forever")) {  /* a body in a frame of its own */
@@ -1201,6 +1210,9 @@ static void compile_block(loader *L, const cJSON *b, bvec *out, int *threads, in
         k = blank(L, OPS[w]);
         if (w == 0) {
             timed(L, b, &k, "for");
+            if (scene && k.v && k.v[0].expr >= 0 && (L->b.exprs[k.v[0].expr].uses & JT_USE_DUR) &&
+                !plain_dur(jt_get(b, k.flags & BF_UNTIL ? "until" : "for")))
+                jt_scene_countback(L);
         } else if (FIELD[w]) {
             k.nval = 1;
             k.v = vals(L, 1);
@@ -1273,7 +1285,6 @@ static void compile_block(loader *L, const cJSON *b, bvec *out, int *threads, in
         jt_value from, to;
         jt_val(L, b, "from", 0, &from);
         int has_to = jt_val(L, b, "to", INFINITY, &to) > 0;
-        if (scene && !has_to) L->held = 1;
         push_wait(L, out, vcountback(L, from), 1);
         k = blank(L, OP_FOR);
         k.nval = 1;
@@ -1285,8 +1296,10 @@ static void compile_block(loader *L, const cJSON *b, bvec *out, int *threads, in
         d++;
         jt_push(L, out, &k);
         double x;
-        if (scene && ((written(b, "from", &x) && x < 0) || (written(b, "to", &x) && x < 0)))
-            L->held |= 2;  /* counts back from the scene's end (load_scene.c warns when it is not pinned) */
+        if (scene && ((written(b, "from", &x) && x < 0) || (written(b, "to", &x) && x < 0) ||
+                      (from.expr >= 0 && (L->b.exprs[from.expr].uses & JT_USE_DUR) && !plain_dur(jt_get(b, "from"))) ||
+                      (has_to && to.expr >= 0 && (L->b.exprs[to.expr].uses & JT_USE_DUR) && !plain_dur(jt_get(b, "to")))))
+            jt_scene_countback(L);  /* counts back from the scene's end (warned when it is not pinned) */
     }
     if (c > *threads) *threads = c;
     if (d > *depth) *depth = d;
@@ -1585,6 +1598,8 @@ static void loader_free(loader *L)
     jt_strtab_free(&L->paramtab);
     free(L->params);
     free(L->paths);
+    free(L->scenes);
+    free(L->scene_hat_path);
 }
 
 jt_program *jt_program_load(const char *json, size_t len, jt_diags **diags)
@@ -1606,6 +1621,7 @@ jt_program *jt_program_load(const char *json, size_t len, jt_diags **diags)
     L.p = p;
     L.d = d;
     L.b.p = p;
+    L.cur_scene = -1;
     int fixed[JT_FIXED_CHANNELS];
     for (int i = 0; i < JT_FIXED_CHANNELS; i++) fixed[i] = fixed_channel(&L, i);  /* channel i is the fixed one */
     (void)fixed;
@@ -1615,7 +1631,7 @@ jt_program *jt_program_load(const char *json, size_t len, jt_diags **diags)
     if (L.oom) jt_diag_add(d, 1, "program", "out of memory");
     loader_free(&L);
     cJSON_Delete(root);
-    if (d->nerrors || L.oom) {
+    if (d->nerrors || L.oom) {  /* (inline behaviours compiled so far are freed with it) */
         jt_program_free(p);
         p = NULL;
     }
@@ -1627,9 +1643,24 @@ jt_program *jt_program_load(const char *json, size_t len, jt_diags **diags)
 void jt_program_free(jt_program *p)
 {
     if (!p) return;
+    for (int i = 0; i < p->nsubs; i++) jt_program_free(p->subs[i]);
+    free(p->subs);
     free(p->json);
     ob_arena_free(&p->arena);
     free(p);
 }
 
 const char *jt_program_kind(const jt_program *p) { return jt_kind_name(p->kind); }
+
+/* ---- helpers for load_scene.c ------------------------------------------------------------------- */
+
+void jt_show(const cJSON *v, char *buf, size_t cap) { show(v, buf, cap); }
+int jt_absent(const cJSON *v) { return absent(v); }
+int jt_enum(loader *L, const cJSON *b, const char *field, const char *const *names, int n, int dflt)
+{
+    return enum_field(L, b, field, names, n, dflt);
+}
+int jt_written(const cJSON *b, const char *field, double *out) { return written(b, field, out); }
+jt_value *jt_vals(loader *L, int n) { return vals(L, n); }
+jt_block jt_blank(loader *L, int op) { return blank(L, op); }
+int jt_ease_of(loader *L, const cJSON *b) { return ease_field(L, b); }

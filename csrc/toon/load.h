@@ -35,7 +35,11 @@ typedef struct loader {
     int quiet;                /* derived values: no name warnings */
     int oom;
     int cur_script;
-    int held;                 /* the block being compiled can only wake at the scene's end */
+    int held;                 /* unused */
+    int cur_scene;            /* the scene of the script being compiled (§7) */
+    int nscenes, capscenes;
+    jt_scene_def *scenes;
+    int32_t *scene_hat_path;  /* the first hat of each scene (for messages) */
 } loader;
 
 /* paths: push returns the old length; pop restores it */
@@ -55,6 +59,17 @@ void *jt_alloc(loader *L, size_t n);
 jt_block *jt_push(loader *L, bvec *out, const jt_block *b);
 /* a body (a list of blocks); *threads / *depth as for scripts */
 int jt_load_body(loader *L, const cJSON *arr, const char *field, jt_body *out, int *threads, int *depth);
+
+/* load.c's helpers for load_scene.c */
+void jt_show(const cJSON *v, char *buf, size_t cap);
+int jt_absent(const cJSON *v);
+int jt_enum(loader *L, const cJSON *b, const char *field, const char *const *names, int n, int dflt);
+int jt_written(const cJSON *b, const char *field, double *out);
+jt_value *jt_vals(loader *L, int n);
+jt_block jt_blank(loader *L, int op);
+int jt_ease_of(loader *L, const cJSON *b);
+/* a timed value in a scene that counts back from the scene's end (warned when it is not pinned) */
+void jt_scene_countback(loader *L);
 
 /* load_scene.c: a §7 scene block into out; 0 handled, 1 not a scene op */
 int jt_scene_block(loader *L, const char *op, const cJSON *b, bvec *out);

@@ -38,7 +38,7 @@ static void add(jt_runtime *rt, int32_t ch, double v, int *n)
     else rt->acc[ch] = jt_js_max(rt->acc[ch], v);
 }
 
-const char *jt_director_mood(jt_runtime *rt, jt_character *c, uint64_t *seq);
+const char *jt_director_mood(jt_runtime *rt, jt_character *c, double *t);
 
 jt_status jt_pose_read(jt_runtime *rt, int index, jt_pose *out)
 {
@@ -77,16 +77,17 @@ jt_status jt_pose_read(jt_runtime *rt, int index, jt_pose *out)
     out->value = rt->pval;
     /* mood and view: the latest write of a live instance (ties: the later instance) */
     uint64_t ms = 0, vs = 0;
+    double mt = -INFINITY;
     out->mood = NULL;
     out->view = JT_VIEW_NONE;
     for (int32_t i = 0; i < c->ninst; i++) {
         const jt_instance *in = c->inst[i];
-        if (in->mood && in->mood_seq >= ms) { ms = in->mood_seq; out->mood = in->mood; }
+        if (in->mood && in->mood_seq >= ms) { ms = in->mood_seq; out->mood = in->mood; mt = in->mood_t; }
         if (in->view >= 0 && in->view_seq >= vs) { vs = in->view_seq; out->view = (jt_view)in->view; }
     }
-    uint64_t ds = 0;
-    const char *dm = jt_director_mood(rt, c, &ds);  /* §7.4 a scene's mood write */
-    if (dm && ds >= ms) out->mood = dm;
+    double dt;
+    const char *dm = jt_director_mood(rt, c, &dt);  /* §7.4 a scene's mood: the latest wins, at equal times the scene's */
+    if (dm && (!out->mood || dt >= mt)) out->mood = dm;
     out->nreach = 0;
     for (int li = 0; li < JT_LIMBS; li++) {
         jt_instance *who;

@@ -77,6 +77,7 @@ typedef struct jt_frame {
     double iter_start, i, count;
     uint64_t scope;    /* the scope blocks in this frame start motions in */
     uint32_t serial;   /* FR_FOR: matches its deadline event */
+    double deadline;   /* FR_FOR: its end (Infinity: none queued) */
     uint8_t opened;    /* this frame opened its scope */
 } jt_frame;
 
@@ -135,7 +136,11 @@ typedef struct jt_instance {
     jt_owned *owned;
     uint32_t serial;
     void *director;             /* director.c's state for a scene/cartoon instance */
-    double scene_t0;            /* scene instances: tau's origin */
+    uint64_t root_scope;        /* the scope its scripts' top level starts motions/items in */
+    double mood_t;              /* when mood was written (§7.4: at equal times the scene's wins) */
+    int32_t nreserve;           /* what it reserved in the runtime's heap */
+    struct { int32_t np, nn, nvars, nch, nmot, nmotch, nthr, nframes, nowned, nscripts; } cap;  /* array sizes */
+    int32_t *motcap;            /* per motion: its channel capacity */
 } jt_instance;
 
 typedef struct jt_character {
@@ -190,6 +195,8 @@ struct jt_runtime {
     int32_t gait2[8], gait4[10], gait6[14];
     jt_bind *binds;
     int32_t nbinds, capbinds;
+    jt_instance *spare[8];      /* stopped instances kept for reuse: a does loop allocates nothing */
+    int32_t nspare;
     jt_strtab gnames;
     double *gval;
     uint8_t *gset;
@@ -216,7 +223,12 @@ struct jt_runtime {
     int32_t nfol, capfol, folreserve;
     int exact_ticks;
     uint32_t epoch;             /* bumps when inputs or page globals change: motion caches expire */
-    struct jt_director *dir;    /* director.c */
+    struct jt_director *dir;    /* director.c: the cartoon running, or the last one */
+    char **warnings;            /* rt.warnings */
+    int32_t nwarnings, capwarnings;
+    jt_strtab speech_keys;      /* §7.4 the provider's answers, per line and options */
+    double *speech_s;
+    int32_t capspeech;
     int twin;                   /* the plan's twin runtime (§7.7) */
 };
 
@@ -231,6 +243,7 @@ int jt_reserve(jt_runtime *rt, int32_t more_events, int32_t more_threads);
 double jt_base_value(const jt_instance *in, int32_t pch, double T);
 void jt_stop_motion(jt_motion *m);
 void jt_close_scope(jt_instance *in, uint64_t scope);
+void jt_spares_free(jt_runtime *rt);
 jt_instance *jt_instance_new(jt_runtime *rt, jt_character *chr, const jt_program *p, double dur,
                              const jt_param *params, int nparams);
 void jt_instance_stop(jt_runtime *rt, jt_instance *in);
@@ -249,6 +262,20 @@ int jt_follow_tick(jt_runtime *rt, jt_motion *m, double T);
 int jt_follow_run(jt_runtime *rt, double lim, int incl);
 int jt_follow_exact(jt_runtime *rt);
 int jt_channel_value(jt_runtime *rt, jt_character *c, int32_t ch, double T, double *out);
+
+/* Starts an instance of a behaviour on c now: pools, params, start-hat scripts run, then the events
+** due now when run_due.  Returns the instance id (0 with rt->err: JT_ERR_RUN a param default or a
+** start script failed, memory). *skipped is set when the instance could not even be created. */
+uint64_t jt_start_instance(jt_runtime *rt, jt_character *c, const jt_program *p, double dur, const jt_param *params,
+                           int nparams, int run_due, int *skipped);
+jt_instance *jt_find_instance(jt_runtime *rt, uint64_t id);
+jt_character *jt_find_char(jt_runtime *rt, const char *id);
+int jt_attach(jt_runtime *rt, jt_instance *in);
+void jt_fire_hats(jt_runtime *rt, jt_character *only, int hat, const char *key, const char *name, double now, int *err);
+int jt_thread_held(const jt_thread *th);
+int jt_thread_wait(jt_runtime *rt, jt_thread *th, double t);
+void jt_thread_own(jt_thread *th, int kind, int32_t slot, uint32_t serial);
+uint64_t jt_thread_scope(const jt_thread *th);
 
 /* pose.c */
 int jt_limb_winner(jt_character *c, int li, jt_instance **who);

@@ -118,6 +118,7 @@ void jt_runtime_free(jt_runtime *rt)
     if (!rt) return;
     jt_director_free(rt);
     while (rt->ninsts) jt_instance_stop(rt, rt->insts[rt->ninsts - 1]);
+    jt_spares_free(rt);
     for (int32_t i = 0; i < rt->nchars; i++) {
         jt_character *c = rt->chars[i];
         free(c->id);
@@ -234,11 +235,12 @@ const char *jt_global_name(const jt_runtime *rt, int i, double *value)
 
 /* ---- characters ------------------------------------------------------------------------------- */
 
-static jt_character *find_char(jt_runtime *rt, const char *id)
+jt_character *jt_find_char(jt_runtime *rt, const char *id)
 {
     int32_t i = id ? jt_strtab_find(&rt->charids, id) : -1;
     return i < 0 ? NULL : rt->chars[i];
 }
+#define find_char jt_find_char
 
 jt_status jt_add_character(jt_runtime *rt, const char *id, int legs)
 {
@@ -616,6 +618,17 @@ static void yield_to_step(jt_runtime *rt, jt_thread *th)
     rt->polled = 1;
 }
 
+/* for director.c: wait until t owning what the block glides; the thread's current scope */
+int jt_thread_wait(jt_runtime *rt, jt_thread *th, double t) { return wake_at(rt, th, t); }
+void jt_thread_own(jt_thread *th, int kind, int32_t slot, uint32_t serial)
+{
+    jt_owned *o = &th->owned[th->nowned++];
+    o->limb = (uint8_t)kind;
+    o->slot = slot;
+    o->serial = serial;
+}
+uint64_t jt_thread_scope(const jt_thread *th) { return cur_scope(th); }
+
 /* ---- blocks ----------------------------------------------------------------------------------------------- */
 
 static int loop_next(jt_runtime *rt, jt_thread *th, double now)
@@ -742,6 +755,7 @@ static int exec(jt_runtime *rt, jt_thread *th, const jt_block *b, double now)
     case OP_MOODSET:
         in->mood = b->str;
         in->mood_seq = ++rt->wseq;
+        in->mood_t = now;
         return R_CONTINUE;
     case OP_VIEW:
         in->view = b->aux;
@@ -780,6 +794,7 @@ static int exec(jt_runtime *rt, jt_thread *th, const jt_block *b, double now)
         jt_frame *f = push_frame(th, FR_FOR, &b->body, b, 1);
         if (!f) return jt_fail(rt, JT_ERR_RUN, "internal: frame stack"), R_ERR;
         f->serial = ++rt->serial;
+        f->deadline = end;
         if (end != INFINITY &&
             jt_push_event(rt, end, 0, EV_DEADLINE, th, in, f->serial, th->depth - 1, 0) < 0)
             return jt_fail(rt, JT_ERR_MEMORY, "out of memory"), R_ERR;
@@ -871,8 +886,6 @@ static int exec(jt_runtime *rt, jt_thread *th, const jt_block *b, double now)
     }
 }
 
-void jt_director_script_ended(jt_runtime *rt, jt_instance *in, int script, double now);
-
 /* Runs th until it waits, ends or is killed. */
 static int thread_run(jt_runtime *rt, jt_thread *th, double now)
 {
@@ -931,13 +944,8 @@ int resume(jt_runtime *rt, jt_thread *th, double now)
         }
         if (r != R_DONE) return r;
         jt_thread *p = th->parent;
-        jt_instance *in = th->inst;
-        int script = th->script;
         jt_kill_thread(rt, th, now);  /* closes what a stop left open; a branch counts itself out */
-        if (!p) {
-            if (in->director) jt_director_script_ended(rt, in, script, now);
-            return R_DONE;
-        }
+        if (!p) return R_DONE;  /* a scene's end is checked after the event (director.c) */
         if (p->status != TH_JOIN || p->children > 0 || p->spawning) return R_DONE;
         p->depth--;  /* the together's frame */
         p->status = TH_RUN;
@@ -952,6 +960,11 @@ static int run_event(jt_runtime *rt, const jt_event *e)
     switch (e->kind) {
     case EV_WAKE: {
         jt_thread *th = e->ptr;
+        if (th->inst->director) {  /* a line ends, a glide lands (§7.2, §7.4) */
+            void jt_director_landed(jt_instance *in, const jt_owned *o, double now);
+            for (int32_t i = 0; i < th->nowned; i++)
+                if (th->owned[i].limb == 2) jt_director_landed(th->inst, &th->owned[i], now);
+        }
         th->nowned = 0;  /* a glide that ran its time has landed */
         return resume(rt, th, now) == R_ERR ? -1 : 0;
     }
@@ -994,6 +1007,10 @@ int jt_run_due(jt_runtime *rt, double T)
         jt_event e = pop_event(rt);
         if (e.t > rt->t) rt->t = e.t;
         if (run_event(rt, &e) < 0) return -1;
+        if (e.inst && e.inst->director) {  /* the scene may have ended (§7.6) */
+            int jt_director_check(jt_runtime *rt, jt_instance *in, double now);
+            if (jt_director_check(rt, e.inst, e.t) < 0) return -1;
+        }
     }
 }
 
@@ -1011,8 +1028,6 @@ jt_status jt_step_to(jt_runtime *rt, double T)
     int r = jt_run_due(rt, T);
     if (r < 0) return JT_ERR_RUN;
     rt->t = T > t0 ? T : t0;
-    int jt_director_after_step(jt_runtime *rt);
-    if (jt_director_after_step(rt) < 0) return JT_ERR_RUN;
     return JT_OK;
 }
 
@@ -1088,11 +1103,43 @@ static void instance_free(jt_instance *in)
     free(in->base);
     free(in->mot);
     free(in->motch);
+    free(in->motcap);
     free(in->thr);
     free(in->script_off);
     free(in->frames);
     free(in->owned);
     free(in);
+}
+
+/* A stopped behaviour instance is kept (a few) for the next one whose arrays fit: a scene's does loop
+** then starts behaviours without allocating (§7.7, the no-allocation-per-step rule). */
+static void instance_release(jt_runtime *rt, jt_instance *in)
+{
+    if (in && in->chr && rt->nspare < (int32_t)(sizeof rt->spare / sizeof *rt->spare)) {
+        rt->spare[rt->nspare++] = in;
+        return;
+    }
+    instance_free(in);
+}
+
+void jt_spares_free(jt_runtime *rt)
+{
+    while (rt->nspare) instance_free(rt->spare[--rt->nspare]);
+}
+
+int jt_thread_held(const jt_thread *th)
+{
+    if (th->status == TH_FREE) return 1;
+    if (th->status != TH_HOLD && th->status != TH_JOIN) return 0;
+    for (int32_t i = 0; i < th->depth; i++)  /* a for with a time queued will wake it */
+        if (th->frames[i].kind == FR_FOR && th->frames[i].deadline != INFINITY) return 0;
+    if (th->status == TH_JOIN) {
+        const jt_instance *in = th->inst;
+        int32_t off = in->script_off[th->script], end = in->script_off[th->script + 1];
+        for (int32_t i = off; i < end; i++)
+            if (in->thr[i].status != TH_FREE && in->thr[i].parent == th && !jt_thread_held(&in->thr[i])) return 0;
+    }
+    return 1;
 }
 
 static int32_t inst_reserve(const jt_instance *in)
@@ -1107,8 +1154,97 @@ static int32_t inst_reserve(const jt_instance *in)
 jt_instance *jt_instance_new(jt_runtime *rt, jt_character *chr, const jt_program *p, double dur,
                              const jt_param *params, int nparams)
 {
-    jt_instance *in = calloc(1, sizeof *in);
-    if (!in) { jt_fail(rt, JT_ERR_MEMORY, "out of memory"); return NULL; }
+    /* the sizes its arrays need */
+    int np = p->nparams;
+    for (int i = 0; i < nparams; i++) {
+        int found = 0;
+        for (int k = 0; k < p->nparams && !found; k++) found = !strcmp(p->params[k].name, params[i].name);
+        np += !found;
+    }
+    int nn = p->nnames;
+    int32_t nthr = 0, nframes = 0;
+    for (int s = 0; s < p->nscripts; s++) {
+        nthr += p->scripts[s].threads;
+        nframes += p->scripts[s].threads * p->scripts[s].depth;
+    }
+    jt_instance *in = NULL;
+    for (int32_t i = rt->nspare - 1; i >= 0 && !in; i--) {  /* a stopped one whose arrays fit */
+        jt_instance *x = rt->spare[i];
+        if (x->cap.np >= np && x->cap.nn >= nn && x->cap.nvars >= p->nvars && x->cap.nch >= p->nchannels &&
+            x->cap.nmot >= p->nmotions && x->cap.nthr >= nthr && x->cap.nframes >= nframes &&
+            x->cap.nowned >= nthr * p->maxglides && x->cap.nscripts >= p->nscripts && x->nrev >= rt->chtab.n) {
+            in = x;
+            rt->spare[i] = rt->spare[--rt->nspare];
+        }
+    }
+    if (in) {  /* cleared as calloc would have left it; its arrays kept */
+        jt_instance keep = *in;
+        memset(in, 0, sizeof *in);
+        in->cap = keep.cap;
+        in->nrev = keep.nrev;
+        in->rev = keep.rev;
+        in->pname = keep.pname;
+        in->pval = keep.pval;
+        in->pset = keep.pset;
+        in->bind_param = keep.bind_param;
+        in->bind_var = keep.bind_var;
+        in->bind_global = keep.bind_global;
+        in->vval = keep.vval;
+        in->vset = keep.vset;
+        in->base = keep.base;
+        in->mot = keep.mot;
+        in->motch = keep.motch;
+        in->motcap = keep.motcap;
+        in->thr = keep.thr;
+        in->script_off = keep.script_off;
+        in->frames = keep.frames;
+        in->owned = keep.owned;
+        memset(in->pname, 0, ((size_t)np + 1) * sizeof *in->pname);
+        memset(in->pval, 0, ((size_t)np + 1) * sizeof *in->pval);
+        memset(in->pset, 0, (size_t)np + 1);
+        memset(in->vval, 0, ((size_t)p->nvars + 1) * sizeof *in->vval);
+        memset(in->vset, 0, (size_t)p->nvars + 1);
+        memset(in->base, 0, ((size_t)p->nchannels + 1) * sizeof *in->base);
+        memset(in->mot, 0, ((size_t)p->nmotions + 1) * sizeof *in->mot);
+        memset(in->motcap, 0, ((size_t)p->nmotions + 1) * sizeof *in->motcap);
+        memset(in->script_off, 0, ((size_t)p->nscripts + 1) * sizeof *in->script_off);
+        memset(in->thr, 0, ((size_t)nthr + 1) * sizeof *in->thr);
+        memset(in->frames, 0, ((size_t)nframes + 1) * sizeof *in->frames);
+        memset(in->owned, 0, ((size_t)nthr * (size_t)p->maxglides + 1) * sizeof *in->owned);
+    } else {
+        in = calloc(1, sizeof *in);
+        if (!in) { jt_fail(rt, JT_ERR_MEMORY, "out of memory"); return NULL; }
+        in->cap.np = np;
+        in->cap.nn = nn;
+        in->cap.nvars = p->nvars;
+        in->cap.nch = p->nchannels;
+        in->cap.nmot = p->nmotions;
+        in->cap.nthr = nthr;
+        in->cap.nframes = nframes;
+        in->cap.nowned = nthr * p->maxglides;
+        in->cap.nscripts = p->nscripts;
+        in->pname = calloc((size_t)np + 1, sizeof *in->pname);
+        in->pval = calloc((size_t)np + 1, sizeof *in->pval);
+        in->pset = calloc((size_t)np + 1, 1);
+        in->bind_param = malloc(((size_t)nn + 1) * sizeof(int32_t));
+        in->bind_var = malloc(((size_t)nn + 1) * sizeof(int32_t));
+        in->bind_global = malloc(((size_t)nn + 1) * sizeof(int32_t));
+        in->vval = calloc((size_t)p->nvars + 1, sizeof *in->vval);
+        in->vset = calloc((size_t)p->nvars + 1, 1);
+        in->base = calloc((size_t)p->nchannels + 1, sizeof *in->base);
+        in->mot = calloc((size_t)p->nmotions + 1, sizeof *in->mot);
+        in->motcap = calloc((size_t)p->nmotions + 1, sizeof *in->motcap);
+        in->script_off = calloc((size_t)p->nscripts + 1, sizeof *in->script_off);
+        in->thr = calloc((size_t)nthr + 1, sizeof *in->thr);
+        in->frames = calloc((size_t)nframes + 1, sizeof *in->frames);
+        in->owned = calloc((size_t)nthr * (size_t)p->maxglides + 1, sizeof *in->owned);
+        in->nrev = rt->chtab.n;
+        in->rev = malloc(((size_t)in->nrev + 1) * sizeof *in->rev);
+        if (!in->pname || !in->pval || !in->pset || !in->bind_param || !in->bind_var || !in->bind_global ||
+            !in->vval || !in->vset || !in->base || !in->mot || !in->motcap || !in->script_off || !in->thr ||
+            !in->frames || !in->owned || !in->rev)
+            goto oom;
+    }
     in->rt = rt;
     in->chr = chr;
     in->prog = p;
@@ -1117,58 +1253,32 @@ jt_instance *jt_instance_new(jt_runtime *rt, jt_character *chr, const jt_program
     in->dur = isnan(dur) ? INFINITY : dur;
     in->view = -1;
     in->chmap = bind_program(rt, p);
-    int ok = in->chmap != NULL;
-    /* params: the program's, then the caller's others */
-    int np = p->nparams;
-    for (int i = 0; i < nparams; i++) {
-        int found = 0;
-        for (int k = 0; k < p->nparams && !found; k++) found = !strcmp(p->params[k].name, params[i].name);
-        np += !found;
-    }
+    if (!in->chmap) goto oom;
     in->nparams = np;
-    in->pname = calloc((size_t)np + 1, sizeof *in->pname);
-    in->pval = calloc((size_t)np + 1, sizeof *in->pval);
-    in->pset = calloc((size_t)np + 1, 1);
-    ok &= in->pname && in->pval && in->pset;
-    int nn = p->nnames;
-    in->bind_param = malloc(((size_t)nn + 1) * sizeof(int32_t));
-    in->bind_var = malloc(((size_t)nn + 1) * sizeof(int32_t));
-    in->bind_global = malloc(((size_t)nn + 1) * sizeof(int32_t));
-    in->vval = calloc((size_t)p->nvars + 1, sizeof *in->vval);
-    in->vset = calloc((size_t)p->nvars + 1, 1);
-    in->base = calloc((size_t)p->nchannels + 1, sizeof *in->base);
-    in->mot = calloc((size_t)p->nmotions + 1, sizeof *in->mot);
-    int32_t *caps = calloc((size_t)p->nmotions + 1, sizeof *caps);
-    in->script_off = calloc((size_t)p->nscripts + 1, sizeof *in->script_off);
-    ok &= in->bind_param && in->bind_var && in->bind_global && in->vval && in->vset && in->base && in->mot &&
-          caps && in->script_off;
-    if (!ok) goto oom;
-    for (int s = 0; s < p->nscripts; s++) size_motions(&p->scripts[s].body, caps);
+    for (int s = 0; s < p->nscripts; s++) size_motions(&p->scripts[s].body, in->motcap);
     int32_t total = 0;
-    for (int i = 0; i < p->nmotions; i++) total += caps[i];
-    in->motch = calloc((size_t)total + 1, sizeof *in->motch);
-    if (!in->motch) goto oom;
+    for (int i = 0; i < p->nmotions; i++) total += in->motcap[i];
+    if (!in->motch || in->cap.nmotch < total) {
+        free(in->motch);
+        in->motch = calloc((size_t)total + 1, sizeof *in->motch);
+        in->cap.nmotch = total;
+        if (!in->motch) goto oom;
+    } else {
+        memset(in->motch, 0, ((size_t)total + 1) * sizeof *in->motch);
+    }
     for (int i = 0, off = 0; i < p->nmotions; i++) {
         in->mot[i].ch = in->motch + off;
         in->mot[i].inst = in;
         in->mot[i].fidx = -1;
-        off += caps[i];
+        off += in->motcap[i];
     }
-    free(caps);
-    caps = NULL;
     /* threads: a pool per script */
-    int32_t nthr = 0, nframes = 0;
-    for (int s = 0; s < p->nscripts; s++) {
-        in->script_off[s] = nthr;
-        nthr += p->scripts[s].threads;
-        nframes += p->scripts[s].threads * p->scripts[s].depth;
+    for (int s = 0, k = 0; s < p->nscripts; s++) {
+        in->script_off[s] = k;
+        k += p->scripts[s].threads;
     }
     in->script_off[p->nscripts] = nthr;
     in->nthr = nthr;
-    in->thr = calloc((size_t)nthr + 1, sizeof *in->thr);
-    in->frames = calloc((size_t)nframes + 1, sizeof *in->frames);
-    in->owned = calloc((size_t)nthr * (size_t)p->maxglides + 1, sizeof *in->owned);
-    if (!in->thr || !in->frames || !in->owned) goto oom;
     for (int s = 0, fo = 0, k = 0; s < p->nscripts; s++)
         for (int i = 0; i < p->scripts[s].threads; i++, k++) {
             jt_thread *th = &in->thr[k];
@@ -1180,10 +1290,13 @@ jt_instance *jt_instance_new(jt_runtime *rt, jt_character *chr, const jt_program
             th->yield_at = -1;
             fo += th->cap;
         }
-    /* runtime channel -> program channel, for the follow sources */
+    /* runtime channel -> program channel, for the follow sources (binding may have added channels) */
+    if (rt->chtab.n > in->nrev) {
+        int32_t *rev = realloc(in->rev, ((size_t)rt->chtab.n + 1) * sizeof *rev);
+        if (!rev) goto oom;
+        in->rev = rev;
+    }
     in->nrev = rt->chtab.n;
-    in->rev = malloc((size_t)in->nrev * sizeof *in->rev);
-    if (!in->rev) goto oom;
     for (int32_t i = 0; i < in->nrev; i++) in->rev[i] = -1;
     for (int c = 0; c < p->nchannels; c++) in->rev[in->chmap[c]] = c;
     for (int i = 0; i < p->nparams; i++) in->pname[i] = p->params[i].name;
@@ -1231,7 +1344,6 @@ jt_instance *jt_instance_new(jt_runtime *rt, jt_character *chr, const jt_program
     }
     return in;
 oom:
-    free(caps);
     instance_free(in);
     jt_fail(rt, JT_ERR_MEMORY, "out of memory");
     return NULL;
@@ -1256,7 +1368,7 @@ int jt_scratch_reserve(jt_runtime *rt)
 }
 
 /* Adds a new instance to its character and the runtime (allocation happens here). */
-static int instance_attach(jt_runtime *rt, jt_instance *in)
+int jt_attach(jt_runtime *rt, jt_instance *in)
 {
     jt_character *c = in->chr;
     if (jt_grow((void **)&rt->insts, &rt->capinsts, rt->ninsts + 1, sizeof *rt->insts) < 0) return -1;
@@ -1283,7 +1395,8 @@ static int instance_attach(jt_runtime *rt, jt_instance *in)
         if (c) c->ninst--;
         return -1;
     }
-    if (jt_reserve(rt, inst_reserve(in), in->nthr) < 0 || jt_scratch_reserve(rt) < 0) {
+    in->nreserve = inst_reserve(in);
+    if (jt_reserve(rt, in->nreserve, in->nthr) < 0 || jt_scratch_reserve(rt) < 0) {
         if (c) c->ninst--;
         return -1;
     }
@@ -1327,13 +1440,13 @@ void jt_instance_stop(jt_runtime *rt, jt_instance *in)
                 rt->ninsts--;
                 break;
             }
-        rt->reserve -= inst_reserve(in);
+        rt->reserve -= in->nreserve;
         rt->folreserve -= in->prog->nmotions;
         rt->nthreads_total -= in->nthr;
         rt->nscripts_live -= in->prog->nscripts;
         in->alive = 0;
     }
-    instance_free(in);
+    instance_release(rt, in);
 }
 
 /* Starts scripts: every thread exists before the first runs (in order). */
@@ -1347,7 +1460,7 @@ int jt_run_scripts(jt_runtime *rt, jt_instance **ins, const int32_t *scripts, in
         root->status = TH_RUN;
         root->parent = NULL;
         root->depth = 0;
-        root->base_scope = 0;
+        root->base_scope = in->root_scope;
         root->gen++;
         push_frame(root, FR_SEQ, &in->prog->scripts[scripts[i]].body, NULL, 0);
     }
@@ -1361,11 +1474,61 @@ int jt_run_scripts(jt_runtime *rt, jt_instance **ins, const int32_t *scripts, in
     return 0;
 }
 
-static jt_instance *find_instance(jt_runtime *rt, uint64_t id)
+jt_instance *jt_find_instance(jt_runtime *rt, uint64_t id)
 {
     for (int32_t i = 0; i < rt->ninsts; i++)
         if (rt->insts[i]->id == id) return rt->insts[i];
     return NULL;
+}
+
+uint64_t jt_start_instance(jt_runtime *rt, jt_character *c, const jt_program *p, double dur, const jt_param *params,
+                           int nparams, int run_due, int *skipped)
+{
+    if (skipped) *skipped = 0;
+    jt_instance *in = jt_instance_new(rt, c, p, dur, params, nparams);
+    if (!in) {
+        if (skipped) *skipped = 1;
+        return 0;
+    }
+    if (jt_attach(rt, in) < 0) {
+        instance_free(in);
+        jt_fail(rt, JT_ERR_MEMORY, "out of memory");
+        return 0;
+    }
+    int32_t scripts_s[16];  /* the usual few start scripts need no allocation */
+    jt_instance *ins_s[16];
+    int big = p->nscripts > 16;
+    int32_t *scripts = big ? malloc(((size_t)p->nscripts + 1) * sizeof *scripts) : scripts_s;
+    jt_instance **ins = big ? malloc(((size_t)p->nscripts + 1) * sizeof *ins) : ins_s;
+    if (!scripts || !ins) {
+        if (big) free(scripts);
+        if (big) free(ins);
+        jt_instance_stop(rt, in);
+        jt_fail(rt, JT_ERR_MEMORY, "out of memory");
+        return 0;
+    }
+    int n = 0;
+    for (int s = 0; s < p->nscripts; s++)
+        if (p->scripts[s].hat == HAT_START) {
+            scripts[n] = s;
+            ins[n++] = in;
+        }
+    uint64_t id = in->id;
+    int r = jt_run_scripts(rt, ins, scripts, n, rt->t);
+    if (big) {
+        free(scripts);
+        free(ins);
+    }
+    if (r == 0 && run_due) r = jt_run_due(rt, rt->t);
+    if (r < 0) {  /* a behaviour failing at once is not started */
+        char msg[sizeof rt->err];
+        snprintf(msg, sizeof msg, "%s", rt->err);
+        jt_instance *still = jt_find_instance(rt, id);
+        if (still) jt_instance_stop(rt, still);
+        snprintf(rt->err, sizeof rt->err, "%s", msg);
+        return 0;
+    }
+    return id;
 }
 
 jt_status jt_start_behaviour(jt_runtime *rt, const char *char_id, const jt_program *p, double dur,
@@ -1376,46 +1539,15 @@ jt_status jt_start_behaviour(jt_runtime *rt, const char *char_id, const jt_progr
     if (!c) return jt_fail(rt, JT_ERR_ARGUMENT, "unknown character \"%.100s\"", char_id ? char_id : "");
     if (!p) return jt_fail(rt, JT_ERR_ARGUMENT, "no program");
     if (p->kind != 0) return jt_fail(rt, JT_ERR_ARGUMENT, "start_behaviour runs a behaviour, not a %s", jt_kind_name(p->kind));
-    jt_instance *in = jt_instance_new(rt, c, p, dur, params, nparams);
-    if (!in) return rt->err[0] && strstr(rt->err, "out of memory") ? JT_ERR_MEMORY : JT_ERR_RUN;
-    if (instance_attach(rt, in) < 0) {
-        instance_free(in);
-        return jt_fail(rt, JT_ERR_MEMORY, "out of memory");
-    }
-    int32_t *scripts = malloc(((size_t)p->nscripts + 1) * sizeof *scripts);
-    jt_instance **ins = malloc(((size_t)p->nscripts + 1) * sizeof *ins);
-    if (!scripts || !ins) {
-        free(scripts);
-        free(ins);
-        jt_instance_stop(rt, in);
-        return jt_fail(rt, JT_ERR_MEMORY, "out of memory");
-    }
-    int n = 0;
-    for (int s = 0; s < p->nscripts; s++)
-        if (p->scripts[s].hat == HAT_START) {
-            scripts[n] = s;
-            ins[n++] = in;
-        }
-    uint64_t id = in->id;
-    int r = jt_run_scripts(rt, ins, scripts, n, rt->t);
-    free(scripts);
-    free(ins);
-    if (r == 0) r = jt_run_due(rt, rt->t);
-    if (r < 0) {  /* a behaviour failing at once is not started */
-        char msg[sizeof rt->err];
-        snprintf(msg, sizeof msg, "%s", rt->err);
-        jt_instance *still = find_instance(rt, id);
-        if (still) jt_instance_stop(rt, still);
-        snprintf(rt->err, sizeof rt->err, "%s", msg);
-        return JT_ERR_RUN;
-    }
+    uint64_t id = jt_start_instance(rt, c, p, dur, params, nparams, 1, NULL);
+    if (!id) return strstr(rt->err, "out of memory") ? JT_ERR_MEMORY : JT_ERR_RUN;
     if (instance) *instance = id;
     return JT_OK;
 }
 
 jt_status jt_stop_behaviour(jt_runtime *rt, uint64_t id)
 {
-    jt_instance *in = find_instance(rt, id);
+    jt_instance *in = jt_find_instance(rt, id);
     if (!in || !in->chr) return JT_OK;  /* already stopped: nothing to do */
     jt_instance_stop(rt, in);
     return JT_OK;
@@ -1436,6 +1568,17 @@ jt_status jt_emit(jt_runtime *rt, const char *event, const char *char_id, const 
         only = find_char(rt, char_id);
         if (!only) return jt_fail(rt, JT_ERR_ARGUMENT, "unknown character \"%.100s\"", char_id);
     }
+    int err = 0;
+    jt_fire_hats(rt, only, hat, key, name, rt->t, &err);
+    int r = err ? -1 : 0;
+    if (r == 0) r = jt_run_due(rt, rt->t);
+    return r < 0 ? JT_ERR_RUN : JT_OK;
+}
+
+/* Every (instance, script) with this hat (on one character or all) runs at now: talk-start and
+** talk-end set the talking input first. */
+void jt_fire_hats(jt_runtime *rt, jt_character *only, int hat, const char *key, const char *name, double now, int *err)
+{
     jt_instance **ins = rt->hat_ins;  /* reserved when the instances started: no allocation */
     int32_t *scripts = rt->hat_scripts;
     int n = 0;
@@ -1457,7 +1600,5 @@ jt_status jt_emit(jt_runtime *rt, const char *event, const char *char_id, const 
             }
         }
     }
-    int r = n ? jt_run_scripts(rt, ins, scripts, n, rt->t) : 0;
-    if (r == 0) r = jt_run_due(rt, rt->t);
-    return r < 0 ? JT_ERR_RUN : JT_OK;
+    if (n && jt_run_scripts(rt, ins, scripts, n, now) < 0) *err = 1;
 }

@@ -57,6 +57,7 @@ typedef struct jt_expr {
 
 #define JT_USE_RANDOM 1u
 #define JT_USE_INPUT 2u
+#define JT_USE_DUR 4u
 
 /* A value: a number, or expression expr (>= 0). */
 typedef struct jt_value {
@@ -153,8 +154,53 @@ struct jt_block {
     const char *str;   /* mood text, say/caption text, ... */
     const char *str2;
     int32_t path;      /* index into program paths: where the block came from */
-    int32_t mask;      /* scene blocks: which optional fields were given */
+    int32_t mask;      /* scene blocks: which optional fields were given (SM_*) */
+    const char *who;   /* scene blocks: the cast id */
+    const char *s3;    /* say: voice; does: the behaviour as written (JSON) */
+    int32_t np;        /* does: the params given */
+    const char **pnames;
+    struct jt_program *sub;  /* does: an inline behaviour */
 };
+
+/* scene block fields given (block.mask) */
+#define SM_MOOD 1
+#define SM_VOICE 2
+#define SM_SPEED 4
+#define SM_PITCH 8
+#define SM_FOR 16
+#define SM_X 32
+#define SM_Y 64
+#define SM_H 128
+#define SM_FACING 256
+#define SM_PLACE 512
+enum { SV_SPEED, SV_PITCH };                              /* say values */
+enum { PV_X, PV_Y, PV_H, PV_FACING, PV_OVER, PV_N };      /* place / enter / exit values */
+enum { SIDE_LEFT, SIDE_RIGHT, SIDE_TOP, SIDE_BOTTOM };
+
+/* §7.1 a cast entry, a place, a scene */
+typedef struct jt_cast {
+    const char *id, *name, *voice, *role;   /* role: the entry written as a text */
+    int legs;
+    int at_mask;                            /* SM_X | SM_Y | SM_H | SM_FACING given in at */
+    jt_value at[4];
+    const char *pack_id, *pack_version;
+    const char *json;                       /* the entry as written */
+} jt_cast;
+
+typedef struct jt_place {
+    const char *name, *background, *grade;  /* background NULL: the name */
+} jt_place;
+
+typedef struct jt_scene_def {
+    const char *name, *place, *mood;
+    int has_at;
+    jt_value at;
+    int nscripts;
+    int32_t *scripts;
+    const char *at_json;                    /* at as written (scripts of one scene must agree) */
+    int counts_back;                        /* some value counts back from its end (warned if unpinned) */
+    int32_t countback_path;
+} jt_scene_def;
 
 enum jt_hat { HAT_START, HAT_TALK_START, HAT_TALK_END, HAT_KEY, HAT_CLICK, HAT_SCENE, HAT_BEAT, HAT_LOUD,
               HAT_EVERY, HAT_TOUCH, HAT_COUNT };
@@ -216,6 +262,8 @@ struct jt_program {
     int nscenes;
     struct jt_scene_def *scenes;
     char *json;                /* the program JSON as given (to_text, packs) */
+    int nsubs;
+    struct jt_program **subs;  /* inline behaviours of does blocks (freed with the program) */
 };
 
 /* load.c helpers shared with director.c */
@@ -246,6 +294,8 @@ int jt_diag_add(jt_diags *d, int error, const char *path, const char *fmt, ...);
 /* JSON helpers: the last member named key (JSON.parse keeps the last). */
 struct cJSON;
 struct cJSON *jt_get(const struct cJSON *obj, const char *key);
+/* JSON text of a node with every number's bits kept (cJSON_Print rounds some); malloc'd, NULL: no memory */
+char *jt_json_print(const struct cJSON *v);
 /* Object.entries order: array-index keys ascending, then the others as
 ** written, duplicates at the first position with the last value.  Fills
 ** keys/vals (caller frees both with free); returns the count or -1. */

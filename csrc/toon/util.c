@@ -1,6 +1,7 @@
 /* util.c: string tables, growth, diagnostics and the JSON helpers of the
 ** Jabbertoon loader (§1, §5 "names are data": own-property look-ups). */
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -178,4 +179,79 @@ int jt_entries(const cJSON *obj, const char ***keys, cJSON ***vals)
     for (int i = 0; i < m; i++) { (*keys)[i] = e[i].key; (*vals)[i] = e[i].val; }
     free(e);
     return m;
+}
+
+/* ---- printing JSON exactly ------------------------------------------------------------------------------------
+** cJSON_Print writes a number with 15 digits unless that reads back "equal" within a relative
+** epsilon, so 0.30000000000000004 comes back as 0.3: a program re-read after merging (a cartoon
+** pack's cast, a pack's content, a does' inline behaviour) must keep every bit (§0 exact time). */
+typedef struct { char *s; size_t n, cap; int oom; } jbuf;
+
+static void jb_put(jbuf *b, const char *t, size_t n)
+{
+    if (b->oom) return;
+    if (b->n + n + 1 > b->cap) {
+        size_t c = b->cap ? b->cap : 256;
+        while (c < b->n + n + 1) c *= 2;
+        char *p = realloc(b->s, c);
+        if (!p) { b->oom = 1; return; }
+        b->s = p;
+        b->cap = c;
+    }
+    memcpy(b->s + b->n, t, n);
+    b->n += n;
+    b->s[b->n] = 0;
+}
+
+static void jb_str(jbuf *b, const char *s)
+{
+    jb_put(b, "\"", 1);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        char esc[8];
+        if (*p == '"' || *p == '\\') { esc[0] = '\\'; esc[1] = (char)*p; jb_put(b, esc, 2); }
+        else if (*p < 0x20) { snprintf(esc, sizeof esc, "\\u%04x", *p); jb_put(b, esc, 6); }
+        else jb_put(b, (const char *)p, 1);
+    }
+    jb_put(b, "\"", 1);
+}
+
+static void jb_value(jbuf *b, const cJSON *v)
+{
+    char num[40];
+    if (cJSON_IsNumber(v)) {
+        double d = v->valuedouble;
+        int n = isfinite(d) ? snprintf(num, sizeof num, "%.17g", d) : snprintf(num, sizeof num, "null");
+        jb_put(b, num, (size_t)n);
+    } else if (cJSON_IsString(v)) {
+        jb_str(b, v->valuestring ? v->valuestring : "");
+    } else if (cJSON_IsArray(v) || cJSON_IsObject(v)) {
+        int obj = cJSON_IsObject(v);
+        jb_put(b, obj ? "{" : "[", 1);
+        for (const cJSON *c = v->child; c; c = c->next) {
+            if (obj) {
+                jb_str(b, c->string ? c->string : "");
+                jb_put(b, ":", 1);
+            }
+            jb_value(b, c);
+            if (c->next) jb_put(b, ",", 1);
+        }
+        jb_put(b, obj ? "}" : "]", 1);
+    } else if (cJSON_IsTrue(v)) {
+        jb_put(b, "true", 4);
+    } else if (cJSON_IsFalse(v)) {
+        jb_put(b, "false", 5);
+    } else {
+        jb_put(b, "null", 4);
+    }
+}
+
+char *jt_json_print(const cJSON *v)
+{
+    jbuf b = {NULL, 0, 0, 0};
+    jb_value(&b, v);
+    if (b.oom) {
+        free(b.s);
+        return NULL;
+    }
+    return b.s;
 }

@@ -16,7 +16,7 @@ from .. import _core
 from .._core import ToonError
 
 __all__ = ["Program", "Runtime", "Behaviour", "create_runtime", "compile_program", "validate", "pose_at",
-           "ToonError", "to_number"]
+           "ToonError", "to_number", "cartoon_program", "scenes_of", "estimate_speech"]
 
 
 def to_number(v: Any) -> float:
@@ -188,10 +188,31 @@ class Runtime:
         self.vars = PageVars(self._rt)
         self._speech = speech
         self._packs = packs
+        self.aspect = float(aspect)
+        self._rigs: Dict[str, Any] = {}   # issue 15: char id -> RigCharacter (openbone/toon/perform.py)
 
     # --- characters and behaviours ------------------------------------------------------
-    def add_character(self, char_id: str, legs: Any = 2, **ignored: Any) -> None:
-        self._rt.add_character(_id(char_id), legs)
+    def add_character(self, char_id: str, legs: Any = None, rig: Any = None, **ignored: Any) -> None:
+        """``rig``: a RigCharacter the character performs (its legs from the role map; posed at
+        every step, openbone/toon/perform.py)."""
+        if rig is not None:
+            from .perform import check_rig
+            check_rig(self, _id(char_id), rig)
+            legs = rig.legs if legs is None else legs
+        self._rt.add_character(_id(char_id), 2 if legs is None else legs)
+        if rig is not None:
+            self._rigs[char_id] = rig
+            self._pose_rigs()
+
+    @property
+    def rigs(self) -> Dict[str, Any]:
+        """The characters performed by rigs: {id: RigCharacter} (a copy)."""
+        return dict(self._rigs)
+
+    def _pose_rigs(self) -> None:
+        if self._rigs:
+            from .perform import pose_rigs
+            pose_rigs(self)
 
     @property
     def characters(self) -> List[str]:
@@ -222,9 +243,11 @@ class Runtime:
     # --- time and the pose ------------------------------------------------------------------
     def step_to(self, T: Any) -> None:
         self._rt.step_to(to_number(T) if not isinstance(T, (int, float)) else T)
+        self._pose_rigs()
 
     def step(self, dt: Any) -> None:
         self._rt.step(to_number(dt) if not isinstance(dt, (int, float)) else dt)
+        self._pose_rigs()
 
     def pose(self, char_id: str) -> Dict[str, Any]:
         return self._rt.pose(char_id)
@@ -244,6 +267,34 @@ class Runtime:
     @property
     def pose_drew_random(self) -> bool:
         return self._rt.pose_drew_random
+
+    # --- cartoons (§7) -------------------------------------------------------------------------
+    def start_cartoon(self, cartoon: Any, params: Optional[Dict[str, Any]] = None, **ignored: Any) -> Dict[str, Any]:
+        """startCartoon(program | {cast, places, program}, {params}) (§7, §6): plans the cartoon on a
+        twin runtime, then starts it now; returns {"duration", "timeline"}."""
+        self._rt.start_cartoon(program_json(cartoon), _params(params))
+        self._timeline = None
+        self._cartoon_started = True   # issue 15: rigs now take facing and h from frame() (perform.py)
+        return {"duration": self._rt.duration, "timeline": self._rt.timeline()}  # the caller's own list
+
+    def frame(self) -> Dict[str, Any]:
+        """rt.frame() (§7.8): the stage, every character's placement and pose, the draw order."""
+        return self._rt.frame()
+
+    @property
+    def timeline(self) -> List[Dict[str, Any]]:
+        """rt.timeline (§7.7): the plan's records in time order (a new list each time)."""
+        if getattr(self, "_timeline", None) is None:
+            self._timeline = self._rt.timeline()
+        return [dict(r) for r in self._timeline]
+
+    @property
+    def duration(self) -> Optional[float]:
+        return self._rt.duration
+
+    @property
+    def warnings(self) -> List[str]:
+        return self._rt.warnings()
 
 
 def create_runtime(clock: str = "timeline", seed: Any = 0, fps: float = 24, aspect: float = 16 / 9,
@@ -328,3 +379,25 @@ def pose_at(program: Any, tau: Any, dur: Any = None, params: Optional[Dict[str, 
         if len(pool) > _WARM_PER_KEY:
             pool.pop(0)
     return pose
+
+
+# --- engine/director.js helpers (§6, §7.1, §7.4) -------------------------------------------------------------
+
+def cartoon_program(content: Any) -> Any:
+    """cartoonProgram(content): a cartoon pack's content {cast?, places?, program} as one program with the
+    outer cast and places merged in (a whole pack: its content); any other program comes back as it is."""
+    return json.loads(_core.toon_cartoon_program(program_json(content)))
+
+
+def scenes_of(program: Any) -> List[Dict[str, Any]]:
+    """scenesOf(program): the scenes of a scene or cartoon program in the order they run:
+    [{"name", "place", "mood", "at", "scripts": [script indices]}]."""
+    compiled = compile_program(cartoon_program(program) if isinstance(program, dict) and "program" in program
+                               and "scripts" not in program else program)
+    return compiled._core.scenes()
+
+
+def estimate_speech(text: str, speed: float = 1) -> float:
+    """estimateSpeech(text, {speed}): §7.4's default line length, 0.06 s per character (UTF-16 code
+    unit) + 0.25 s, at least 0.6 s, divided by speed."""
+    return _core.toon_estimate_speech(str(text), float(to_number(speed)))

@@ -44,6 +44,13 @@ static const char *EVERYTHING =
     "  {\"hat\": {\"on\": \"key\"}, \"body\": [{\"op\": \"shake\", \"deg\": 3}]}"
     "]}";
 
+static int hundredth(void *ud, const char *text, const jt_speech_opts *opts, double *seconds, char *why, size_t whycap)
+{
+    (void)ud, (void)text, (void)opts, (void)why, (void)whycap;
+    *seconds = 0.01;  /* every line 0.01 s: the loop runs 60,000 lines */
+    return 0;
+}
+
 int main(void)
 {
     /* a program with errors: the diagnostics name the places */
@@ -129,6 +136,70 @@ int main(void)
     CHECK(jt_start_behaviour(r2, "nobody", q, INFINITY, NULL, 0, NULL) == JT_ERR_ARGUMENT, "unknown character");
     jt_runtime_free(r2);
     jt_program_free(q);
+
+    {  /* a cartoon from C: planned, played, its timeline and frames read */
+        const char *story =
+            "{\"v\": 1, \"kind\": \"cartoon\", \"cast\": {\"A\": \"a\"}, \"places\": {\"park\": \"park.png\"},"
+            " \"scripts\": [{\"hat\": {\"on\": \"scene\", \"name\": \"s\", \"place\": \"park\"}, \"body\": ["
+            "  {\"op\": \"enter\", \"who\": \"A\", \"over\": 1}, {\"op\": \"say\", \"who\": \"A\", \"text\": \"Hello\"}]}]}";
+        jt_runtime *r3 = jt_runtime_create(NULL);
+        double dur = 0;
+        CHECK(jt_start_cartoon(r3, story, strlen(story), NULL, 0, &dur) == JT_OK, "cartoon: %s", jt_runtime_error(r3));
+        CHECK(dur == 1.6, "duration %g (enter 1 s + the default 0.6 s line)", dur);  /* max(0.06*5 + 0.25, 0.6) */
+        CHECK(jt_timeline_count(r3) == 3, "records %d", jt_timeline_count(r3));
+        jt_step_to(r3, 1.2);
+        jt_stage_view sv;
+        jt_placement pl;
+        jt_stage_read(r3, &sv);
+        jt_placement_read(r3, 0, &pl);
+        CHECK(sv.caption && !strcmp(sv.caption, "Hello") && !strcmp(sv.background, "park.png"), "frame");
+        CHECK(pl.visible && pl.talking && fabs(pl.x - 0.5) < 1e-12, "placement x %g", pl.x);
+        CHECK(jt_start_cartoon(r3, story, strlen(story), NULL, 0, NULL) == JT_ERR_ARGUMENT, "one at a time");
+        jt_runtime_free(r3);
+    }
+
+    {  /* §7.7: a 10-minute loop of does / does ... for / say / caption ... for / together, played at 24 fps:
+       ** 60,000 behaviours started and stopped, 150,000 records, and the steps allocate nothing but the
+       ** timeline's amortised growth (each doubling) */
+        const char *bob = "{\"v\": 1, \"kind\": \"behaviour\", \"params\": {\"h\": 10}, \"scripts\": [{\"body\": [{\"op\": \"bob\", \"amp\": \"=h\"}]}]}";
+        char loop[2048];
+        snprintf(loop, sizeof loop,
+                 "{\"v\": 1, \"kind\": \"cartoon\", \"cast\": {\"A\": \"a\", \"B\": \"b\"}, \"scripts\": [{\"hat\": {\"on\": \"scene\", \"name\": \"s\"},"
+                 " \"body\": [{\"op\": \"for\", \"for\": 600, \"body\": [{\"op\": \"forever\", \"body\": ["
+                 "{\"op\": \"does\", \"who\": \"A\", \"behaviour\": %s}, {\"op\": \"does\", \"who\": \"B\", \"behaviour\": %s, \"for\": 0.02},"
+                 "{\"op\": \"say\", \"who\": \"A\", \"text\": \"a\"}, {\"op\": \"caption\", \"text\": \"c\", \"for\": 0.005},"
+                 "{\"op\": \"together\", \"branches\": [[{\"op\": \"say\", \"who\": \"B\", \"text\": \"b\"}]]}]}]}]}]}",
+                 bob, bob);
+        jt_runtime_def d4 = jt_runtime_def_default();
+        d4.speech = hundredth;
+        jt_runtime *r4 = jt_runtime_create(&d4);
+        double dur = 0;
+        CHECK(jt_start_cartoon(r4, loop, strlen(loop), NULL, 0, &dur) == JT_OK, "loop: %s", jt_runtime_error(r4));
+        CHECK(dur == 600, "loop duration %g", dur);
+        jt_step_to(r4, 1.0 / 24);
+        jt_stage_view sv;
+        jt_placement pl;
+        allocations = 0;
+        long read = 0;
+        for (int k = 2; k <= 14400; k++) {
+            counting = 1;
+            jt_status st = jt_step_to(r4, k / 24.0);
+            jt_stage_read(r4, &sv);
+            jt_placement_read(r4, 0, &pl);
+            jt_pose_read(r4, 1, &pose);
+            read += pose.dy != 0;
+            counting = 0;
+            if (st != JT_OK) {
+                printf("FAIL loop step %d: %s\n", k, jt_runtime_error(r4));
+                return 1;
+            }
+        }
+        int nrec = jt_timeline_count(r4);
+        printf("%s 14,400 frames of the 10-minute does loop (%d records, %ld frames bobbing): %ld allocations\n",
+               allocations <= 64 ? "ok  " : "FAIL", nrec, read, allocations);
+        failed |= allocations > 64 || read == 0 || nrec < 150000;
+        jt_runtime_free(r4);
+    }
 
     for (int i = 0; i < 3; i++) jt_stop_behaviour(rt, inst[i]);
     jt_pose_read(rt, 2, &pose);

@@ -10,6 +10,7 @@
 ** hats, eases, extreme numbers) before libFuzzer's own byte mutations get a turn. */
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,12 +20,71 @@
 
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
 
+/* providers for the cartoon paths (§7.4, §7.5): answers that depend on the text, some invalid */
+static int fuzz_speech(void *ud, const char *text, const jt_speech_opts *opts, double *seconds, char *why, size_t whycap)
+{
+    (void)ud, (void)opts;
+    size_t n = strlen(text);
+    if (n % 5 == 4) {
+        snprintf(why, whycap, "no audio");
+        return -1;
+    }
+    *seconds = n % 5 == 3 ? NAN : n % 5 == 2 ? -1 : 0.05 * (double)n;
+    return 0;
+}
+
+static char *fuzz_packs(void *ud, const char *id, const char *version, char *why, size_t whycap)
+{
+    (void)ud, (void)version;
+    static const char *const answers[3] = {
+        "{\"v\": 1, \"kind\": \"behaviour\", \"params\": {\"h\": 4}, \"scripts\": [{\"body\": [{\"op\": \"bob\", \"amp\": \"=h\"}]}]}",
+        "{\"id\": \"c4c:beh:idle\", \"content\": {\"v\": 1, \"kind\": \"behaviour\", \"scripts\": [{\"body\": [{\"op\": \"sway\"}]}]}}",
+        "[1, 2"};
+    size_t n = strlen(id);
+    if (n % 4 == 3) {
+        snprintf(why, whycap, "not in the catalog");
+        return NULL;
+    }
+    return strdup(answers[n % 4 == 2 ? 2 : !strcmp(id, "c4c:beh:idle") ? 1 : 0]);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     jt_diags *d = NULL;
     jt_program *p = jt_program_load((const char *)data, size, &d);
     jt_diags_free(d);
     if (!p) return 0;
+    if (strcmp(jt_program_kind(p), "behaviour")) {  /* a scene or a cartoon: plan it, play a few frames */
+        jt_runtime_def def = jt_runtime_def_default();
+        def.max_duration = 20;
+        if (size % 2) {
+            def.speech = fuzz_speech;
+            def.packs = fuzz_packs;
+        }
+        jt_runtime *rt = jt_runtime_create(&def);
+        if (rt) {
+            jt_add_character(rt, "A", 2);
+            double dur;
+            if (jt_start_cartoon(rt, (const char *)data, size, NULL, 0, &dur) == JT_OK) {
+                jt_stage_view sv;
+                jt_placement pl;
+                jt_pose pose;
+                for (int k = 1; k <= 48; k++) {
+                    if (jt_step_to(rt, k / 12.0) != JT_OK) break;
+                    jt_stage_read(rt, &sv);
+                    for (int i = 0; i < jt_character_count(rt); i++) {
+                        jt_placement_read(rt, i, &pl);
+                        jt_pose_read(rt, i, &pose);
+                    }
+                }
+                jt_record_view r;
+                for (int i = 0; i < jt_timeline_count(rt); i++) jt_timeline_get(rt, i, &r);
+            }
+            jt_runtime_free(rt);
+        }
+        jt_program_free(p);
+        return 0;
+    }
     jt_runtime *rt = jt_runtime_create(NULL);
     if (rt) {
         static const char *const ids[3] = {"a", "b", "c"};
@@ -72,6 +132,8 @@ static const char *const WORDS[] = {
     "back", "front", "smooth", "snappy", "out", "dampsin", "tri", "square", "start", "local", "key", "scene",
     "talk-start", "=tau", "=sin(tau*6)*20", "=random", "=loud", "=0/0", "=1/0", "=-1e308*10", "=g", "=n + 1",
     "=dur - 1", "=2^3^2", "=hopair(tau)", "=min()", "=x", "=((((1))))", "=tau < 1 && talking", "=speed",
+    "say", "does", "caption", "cut", "place", "enter", "exit", "cartoon", "scene", "A", "B", "c4c:beh:idle",
+    "right", "bottom", "=dur", "park",
 };
 static const double NUMBERS[] = {0, -0.0, 1, -1, 0.5, 1e-9, 1e9, 1e300, -1e300, 16, 17, 60, 61, 6.5, 1e12,
                                  0.004166666666666667, 4294967296.0, -0.25};

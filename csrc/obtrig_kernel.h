@@ -1,0 +1,102 @@
+/* obtrig_kernel.h: the one source of obtrig.h's sin/cos and atan2 kernels,
+** included once per vector width with OB_TK_V (N doubles), OB_TK_L (N
+** int64), OB_TK_N and the two function names defined.  Every width runs the
+** same operations lane by lane (IEEE +, −, ×, ÷, bit masks), so a value's
+** bits do not depend on the width it was computed at.  See obtrig.h. */
+
+/* m ? a : b, lane by lane (a macro: no vector is passed by value, whose
+** ABI GCC notes for the four-lane width) */
+#define OB_TK_SEL(m, a, b) ((OB_TK_V)(((OB_TK_L)(a) & (m)) | ((OB_TK_L)(b) & ~(m))))
+
+__attribute__((always_inline)) static inline void OB_TK_SINCOS(const OB_TK_V *xp, OB_TK_V *sin_out, OB_TK_V *cos_out)
+{
+    OB_TK_V x = *xp;
+    const double magic = 0x1.8p52;
+    OB_TK_V k = x * 0x1.45f306dc9c883p-1 + magic;  /* x·2/π rounded to an integer q, in the low bits */
+    OB_TK_L quad = (OB_TK_L)k;
+    OB_TK_V q = k - magic;
+    OB_TK_V r = x - q * 0x1.921fb544p+0;           /* π/2 in 33 + 33 + 53 bits */
+    r = r - q * 0x1.0b4611a6p-34;
+    r = r - q * 0x1.3198a2e037073p-69;
+    OB_TK_V z = r * r;
+    /* sin r = r + r·z·S(z), cos r = 1 − z/2 + z²·C(z): S of degree 6 and C of
+    ** degree 5, the Chebyshev fits of (sin √z/√z − 1)/z and (cos √z − 1 + z/2)/z²
+    ** on [0, (π/4)²] (mpmath.chebyfit, 200 bits; fit errors 7e-21 and 5e-19) */
+    OB_TK_V ps = z * -0x1.ab17d404de5b3p-41 + 0x1.61217f0b800d5p-33;
+    ps = ps * z + -0x1.ae645412c560cp-26;
+    ps = ps * z + 0x1.71de3a546095bp-19;
+    ps = ps * z + -0x1.a01a01a019938p-13;
+    ps = ps * z + 0x1.1111111111110p-7;
+    ps = ps * z + -0x1.5555555555555p-3;
+    OB_TK_V s = r + r * z * ps;
+    s = OB_TK_SEL(z == 0.0, r, s);  /* sin(−0) = −0 (the sum would give +0) */
+    OB_TK_V pc = z * -0x1.907da367a37cbp-37 + 0x1.1eeb68e93b64cp-29;
+    pc = pc * z + -0x1.27e4fa17da09ep-22;
+    pc = pc * z + 0x1.a01a019f4eb01p-16;
+    pc = pc * z + -0x1.6c16c16c16967p-10;
+    pc = pc * z + 0x1.5555555555555p-5;
+    OB_TK_V hz = z * 0.5, w = 1.0 - hz;
+    OB_TK_V c = w + (((1.0 - w) - hz) + z * z * pc);
+    /* quadrant: odd swaps; sin negated for 2, 3; cos negated for 1, 2 */
+    OB_TK_L odd = -(quad & 1);
+    OB_TK_V so = OB_TK_SEL(odd, c, s), co = OB_TK_SEL(odd, s, c);
+    so = (OB_TK_V)((OB_TK_L)so ^ ((quad & 2) << 62));
+    co = (OB_TK_V)((OB_TK_L)co ^ (((quad ^ (quad >> 1)) & 1) << 63));
+    OB_TK_L big = ~((OB_TK_V)((OB_TK_L)x & INT64_MAX) <= OB_TRIG_SIN_COS_MAX);  /* NaN, ±inf, huge */
+    int64_t any = 0;
+    for (int i = 0; i < OB_TK_N; i++) any |= big[i];
+    if (__builtin_expect(any != 0, 0)) {
+        for (int i = 0; i < OB_TK_N; i++)
+            if (big[i]) { so[i] = sin(x[i]); co[i] = cos(x[i]); }
+    }
+    *sin_out = so;
+    *cos_out = co;
+}
+
+__attribute__((always_inline)) static inline void OB_TK_ATAN2(const OB_TK_V *yp, const OB_TK_V *xp, OB_TK_V *out)
+{
+    OB_TK_V y = *yp, x = *xp;
+    OB_TK_V ax = (OB_TK_V)((OB_TK_L)x & INT64_MAX), ay = (OB_TK_V)((OB_TK_L)y & INT64_MAX);
+    OB_TK_L yb = ay > ax;
+    OB_TK_V mx = OB_TK_SEL(yb, ay, ax), mn = OB_TK_SEL(yb, ax, ay);
+    OB_TK_V t = mn / OB_TK_SEL(mx == 0.0, mx + 1.0, mx);     /* both 0: t = 0 */
+    OB_TK_L red = t > 0x1.a827999fcef32p-2;                  /* tan(π/8) */
+    OB_TK_V u = OB_TK_SEL(red, (t - 1.0) / (t + 1.0), t);
+    OB_TK_V s = u * u;
+    OB_TK_V p = s * 0x1.0ad36a455cafbp-6 + -0x1.1b33b923aa954p-5;
+    p = p * s + 0x1.74ddd408bb4c1p-5;
+    p = p * s + -0x1.ac7a938b69c93p-5;
+    p = p * s + 0x1.e19a13b9fc6dfp-5;
+    p = p * s + -0x1.110e880a7a521p-4;
+    p = p * s + 0x1.3b1392d9e785cp-4;
+    p = p * s + -0x1.745d165df3f95p-4;
+    p = p * s + 0x1.c71c71c304b68p-4;
+    p = p * s + -0x1.249249248d7eep-3;
+    p = p * s + 0x1.9999999999953p-3;
+    p = p * s + -0x1.5555555555555p-2;
+    p = u + u * s * p;
+    /* the result is m·π/4 ± p, m from the octant (m·π/4 as head + tail):
+    ** |y| > |x| gives π/2 − p, x < 0 (−0 too) π − p, both π/2 + p; the
+    ** reduction adds π/4 with p's sign */
+    static const double head[5] = {0, 0x1.921fb54442d18p-1, 0x1.921fb54442d18p+0, 0x1.2d97c7f3321d2p+1,
+                                   0x1.921fb54442d18p+1};
+    static const double tail[5] = {0, 0x1.1a62633145c07p-55, 0x1.1a62633145c07p-54, 0x1.a79394c9e8a0ap-54,
+                                   0x1.1a62633145c07p-53};
+    OB_TK_L xneg = ((OB_TK_L)x & INT64_MIN) != 0;
+    OB_TK_L neg = yb ^ xneg;
+    OB_TK_L m = (yb & 2) + (xneg & ~yb & 4) + (red & ((neg & -2) + 1));
+    OB_TK_V hi, lo;
+    for (int i = 0; i < OB_TK_N; i++) { hi[i] = head[m[i]]; lo[i] = tail[m[i]]; }
+    OB_TK_V r = hi + (lo + (OB_TK_V)((OB_TK_L)p ^ (neg & INT64_MIN)));
+    r = (OB_TK_V)((OB_TK_L)r | ((OB_TK_L)y & INT64_MIN));  /* r ≥ 0 here: the sign of y */
+    OB_TK_L odd = ~(ax <= 0x1.fffffffffffffp+1023) | ~(ay <= 0x1.fffffffffffffp+1023);  /* NaN, ±inf */
+    int64_t any = 0;
+    for (int i = 0; i < OB_TK_N; i++) any |= odd[i];
+    if (__builtin_expect(any != 0, 0)) {
+        for (int i = 0; i < OB_TK_N; i++)
+            if (odd[i]) r[i] = atan2(y[i], x[i]);
+    }
+    *out = r;
+}
+
+#undef OB_TK_SEL
