@@ -6,7 +6,9 @@ same run: `inst.bake(dt, N)` (one C call: advance + world copy per frame) of a w
 * an offset on every bone,
 * offsets on every bone and a reach on every limb (the RigCharacter case),
 
-and RigCharacter.apply_pose per step (Python: the pose dict → the layer, then the pose).
+and RigCharacter.apply_pose per step (Python: the pose dict → the layer, then the pose), and a
+behaviour (hop, swing, a follower, a reach) through the runtime alone and through ``toon.bake`` on
+the rig (runtime + apply_pose per frame).
 
     python bench/bench_layer.py [--frames 2000] [--rig examples/hero.obone] [--animation walk]
 """
@@ -36,7 +38,8 @@ def main(argv=None):
     ap.add_argument("--rig", default="examples/hero.obone")
     ap.add_argument("--animation", default="walk")
     a = ap.parse_args(argv)
-    doc = openbone.load(a.rig)
+    from openbone.spine.source import load_rig   # .obone / .obonb, or a Spine .json / .skel
+    doc = load_rig(a.rig)[0]
     roles = RigCharacter(doc).roles
     n = a.frames
 
@@ -70,12 +73,31 @@ def main(argv=None):
             state["t"] += 1 / 60
             char.apply_pose(pose, state["t"])
     times["apply_pose"] = best(run_char, 3) / steps
+
+    # a behaviour through the runtime: the runtime alone (step + the §6 pose dict), then toon.bake
+    from openbone import toon
+    program = {"v": 1, "kind": "behaviour", "scripts": [{"body": [
+        {"op": "hop", "hz": 1.5}, {"op": "swingPart", "part": "arms", "deg": 25, "every": 0.7},
+        {"op": "letFollow", "part": "head", "after": "body"},
+        {"op": "reach", "part": "left hand", "at": "head", "dx": 0.09, "over": 0.6}]}]}
+
+    def run_runtime():
+        rt = toon.create_runtime(seed=0, fps=60)
+        rt.add_character("c", legs=char.legs)
+        rt.start_behaviour("c", program)
+        for k in range(steps):
+            rt.step_to(k / 60)
+            rt.pose("c")
+    times["runtime"] = best(run_runtime, 3) / steps
+    times["bake"] = best(lambda: toon.bake(program, char, 60, steps / 60), 3) / steps
     base = times["plain"]
     print(f"{a.rig} {a.animation}, {n} frames, {len(doc.bones)} bones, {len(roles.limbs)} limbs")
     for k, label in (("plain", "no layer (baseline)"), ("cleared", "layer allocated, empty"),
                      ("offsets", "an offset on every bone"), ("reaches", "offsets + a reach per limb"),
-                     ("apply_pose", "RigCharacter.apply_pose (Python)")):
-        print(f"  {label:34s} {times[k] * 1e6:8.2f} µs/frame  {times[k] / base:6.2f}×")
+                     ("apply_pose", "RigCharacter.apply_pose (Python)"),
+                     ("runtime", "Jabbertoon runtime step + pose (no rig)"),
+                     ("bake", "toon.bake: runtime + rig, per frame")):
+        print(f"  {label:40s} {times[k] * 1e6:8.2f} µs/frame  {times[k] / base:6.2f}×")
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_bundled_files_and_paths():
-    assert ex.files() == ["hero.obone", "sprout.atlas", "sprout.json", "sprout.png"]
+    assert ex.files() == ["hero.obone", "sprout.atlas", "sprout.json", "sprout.png", "wave.toon.json"]
     assert ex.path("hero.obone").read_bytes() == (ROOT / "examples" / "hero.obone").read_bytes()
     with pytest.raises(FileNotFoundError, match="no bundled example 'nope.json'; there are hero.obone"):
         ex.path("nope.json")

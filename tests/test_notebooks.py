@@ -32,8 +32,24 @@ def _images(nb):
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_notebook_runs(name, tmp_path):
-    """Run in an empty folder: a notebook finds its rigs through openbone.examples, not the checkout."""
+def test_notebook_runs(name, tmp_path, monkeypatch):
+    """Run in an empty folder: a notebook finds its rigs through openbone.examples, not the checkout.
+    The kernel is told where the reference rigs are (OPENBONE_REFERENCE, when they are there): a
+    notebook may perform on them then (toon-on-rigs.ipynb), falling back to the project's own."""
+    from conftest import REFERENCE
+    if REFERENCE.is_dir():
+        monkeypatch.setenv("OPENBONE_REFERENCE", str(REFERENCE))
+    _run(name, tmp_path)
+
+
+def test_toon_on_rigs_runs_on_the_projects_own_rigs(tmp_path, monkeypatch):
+    """Without the reference (a bare clone), toon-on-rigs.ipynb performs on hero and the sprout."""
+    monkeypatch.delenv("OPENBONE_REFERENCE", raising=False)
+    text = _run("toon-on-rigs.ipynb", tmp_path)
+    assert "performing on: hero, sprout" in text and "bit-identical to the bake: True" in text
+
+
+def _run(name, tmp_path):
     nb = nbformat.read(str(NOTEBOOKS / name), as_version=4)
     client = nbclient.NotebookClient(nb, timeout=120, kernel_name="python3",
                                      resources={"metadata": {"path": str(tmp_path)}})
@@ -51,6 +67,9 @@ def test_notebook_runs(name, tmp_path):
                 assert float(line.rsplit("=", 1)[1]) < 1e-12, line
     if name == "rig-debugging.ipynb":
         assert "broken (2 problems)" in text and "exit code 1" in text
+    if name == "toon-on-rigs.ipynb":
+        assert "bit-identical to the bake: True" in text
+    return text
 
 
 def test_notebooks_use_only_the_projects_own_files():

@@ -15,3 +15,10 @@ from .text import to_text
 
 __all__ = ["create_runtime", "Runtime", "Behaviour", "Program", "compile_program", "validate", "pose_at",
            "ToonError", "to_number", "cartoon_program", "scenes_of", "estimate_speech", "to_text"]
+
+# issue 15: Jabbertoon on rigs (role maps, RigCharacter, rt.add_character(rig=...), bake)
+from .perform import bake  # noqa: E402
+from .rig import RigCharacter  # noqa: E402
+from .roles import RoleMap, guess_roles, load_roles  # noqa: E402
+
+__all__ += ["RigCharacter", "RoleMap", "guess_roles", "load_roles", "bake"]

@@ -21,6 +21,7 @@ Jabbertoon programs (JSON, the block language's §1):
   plot      draw channels of a behaviour over time (matplotlib) to an image
   cartoon   plan and play a scene or cartoon: its screenplay (--text), timeline (--json), frames
   roles     print a rig's role map (which bones play the Jabbertoon roles)
+  render    draw a behaviour performed by a rig, or a cartoon's stage (gif, mp4, png)
 """
 
 
@@ -322,6 +323,8 @@ def add_parser(sub) -> None:
     c.set_defaults(func=cmd_cartoon)
     from .roles_cli import add_roles_parser  # issue 15: openbone toon roles RIG
     add_roles_parser(tsub)
+    from .render_cli import add_render_parser  # issue 15: openbone toon render PROGRAM --rig RIG
+    add_render_parser(tsub)
 
 
 def main(argv: Optional[List[str]] = None) -> int:  # pragma: no cover - openbone.cli is the entry

@@ -47,6 +47,8 @@ animation, then updates the world; only physics and particles see the step
 """
 from __future__ import annotations
 
+import functools
+from collections import abc
 import math
 import os
 from dataclasses import dataclass
@@ -54,7 +56,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 import numpy as np
 
-from ..document import Document, OpenBoneError, load
+from ..document import Document, OpenBoneError
 from ..instance import Instance
 from .roles import CHAIN_SEGMENTS, DEFAULT_READS, RoleMap, guess_roles, load_roles, make_key, parse_key
 
@@ -106,6 +108,43 @@ def _num(where: str, v: Any, rest: float = 0.0) -> float:
     return f if math.isfinite(f) else rest
 
 
+@functools.lru_cache(maxsize=4096)
+def _channel_key_cached(key: str) -> Optional[Tuple[str, Optional[int], Optional[int]]]:
+    try:
+        return parse_key(key)
+    except OpenBoneError:
+        return None
+
+
+def _channel_key(key: Any) -> Optional[Tuple[str, Optional[int], Optional[int]]]:
+    """parse_key of a pose's channel key, None when it is not a role key (remembered: a pose
+    has the same few keys every step)."""
+    return _channel_key_cached(key) if isinstance(key, str) else None
+
+
+def _real(where: str, v: Any) -> float:
+    if isinstance(v, (bool, str, bytes)):
+        raise OpenBoneError(f"{where} must be a number, got {v!r}")
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        raise OpenBoneError(f"{where} must be a number, got {type(v).__name__}") from None
+
+
+def _height(where: str, v: Any) -> float:
+    h = _real(where, v)
+    if not (h > 0 and math.isfinite(h)):
+        raise OpenBoneError(f"{where} must be more than 0 (and finite), got {v!r}")
+    return h
+
+
+def _facing(where: str, v: Any) -> int:
+    f = _real(where, v)
+    if f not in (1.0, -1.0):
+        raise OpenBoneError(f"{where} must be 1 or -1, got {v!r}")
+    return int(f)
+
+
 def _step(steps: List[list], value: float):
     """The value of the last [threshold, value] pair whose threshold ≤ value (else the first)."""
     out = steps[0][1]
@@ -119,7 +158,7 @@ class RigCharacter:
     """A rig that a Jabbertoon pose moves (see the module doc).
 
     ``doc``: an :class:`openbone.Document` or a path (.obone / .obonb, or a Spine skeleton
-    .json); ``roles``: a :class:`RoleMap`, a path, JSON text or a dict (None: ``guess_roles``);
+    .json / .skel, textured by the atlas Spine's naming finds beside it); ``roles``: a :class:`RoleMap`, a path, JSON text or a dict (None: ``guess_roles``);
     ``skin``; ``base_animation``: the rig's own animation under the channels (looped, e.g.
     ``"idle"``); ``state_machine``: run the rig's state machine instead (mood inputs).
     """
@@ -127,22 +166,19 @@ class RigCharacter:
     def __init__(self, doc: Union[Document, str, os.PathLike], roles: Any = None, skin: Optional[str] = None,
                  base_animation: Optional[str] = None, state_machine: Optional[str] = None):
         if not isinstance(doc, Document):
-            path = os.fspath(doc)
-            if path.endswith(".json"):
-                from ..spine import import_skeleton_json
-                doc = import_skeleton_json(path)
-            else:
-                doc = load(path)
+            from ..spine.source import load_rig   # .obone / .obonb, or a Spine .json / .skel (its atlas beside it)
+            doc = load_rig(os.fspath(doc))[0]
         self.document = doc
         self.roles: RoleMap = guess_roles(doc, skin) if roles is None else load_roles(roles, doc)
         self.skin = skin
         self.instance = Instance(doc, skin=skin, state_machine=state_machine)
+        self.state_machine = state_machine
         self._machine = state_machine is not None
         if base_animation is not None and doc.animation_index(base_animation) < 0:
             raise OpenBoneError(f"RigCharacter: no animation named {base_animation!r}")
         self.base_animation = base_animation
-        self.h = 1.0        # the character's height as a fraction of the stage height (§7.2)
-        self.facing = 1     # the placement's facing (§7.2): +1 right, -1 left
+        self._h = 1.0       # the character's height as a fraction of the stage height (§7.2)
+        self._facing = 1    # the placement's facing (§7.2): +1 right, -1 left
         self._time: Optional[float] = None
         self._mood: Optional[str] = None
         self._mood_since = 0.0
@@ -154,6 +190,7 @@ class RigCharacter:
 
     def _compile(self) -> None:
         doc, roles, inst = self.document, self.roles, self.instance
+        self._keys: Dict[str, Tuple[List[str], int, List[Tuple[str, float]]]] = {}
         setup = Instance(doc, skin=self.skin)
         self._setup_world = np.array(setup.world)
         w = self._setup_world
@@ -210,6 +247,33 @@ class RigCharacter:
             bend = int(limb.bend * self.A * _det_sign(parent_world(up)))
             self._limbs[key] = (up, bone(limb.lower), bone(limb.tip) if limb.tip else -1, bend)
 
+    def fresh(self) -> "RigCharacter":
+        """A new RigCharacter of the same rig, role map, skin, base animation and state machine,
+        with this one's ``h`` and ``facing``, not yet posed (``toon.bake`` performs on one)."""
+        other = RigCharacter(self.document, self.roles, skin=self.skin, base_animation=self.base_animation,
+                             state_machine=self.state_machine)
+        other.h, other.facing = self.h, self.facing
+        return other
+
+    @property
+    def h(self) -> float:
+        """The character's height as a fraction of the stage height (§7.2; a number more than 0,
+        finite): channel pixels are ``height / (1080 · h)`` rig units."""
+        return self._h
+
+    @h.setter
+    def h(self, value: Any) -> None:
+        self._h = _height("RigCharacter.h", value)
+
+    @property
+    def facing(self) -> int:
+        """The placement's facing (§7.2): +1 right, −1 left; the stage mirrors by facing × A."""
+        return self._facing
+
+    @facing.setter
+    def facing(self, value: Any) -> None:
+        self._facing = _facing("RigCharacter.facing", value)
+
     @property
     def legs(self) -> int:
         """How many legs the role map draws (distinct leg nodes: leg:±1 are two, leg#i one each):
@@ -240,7 +304,12 @@ class RigCharacter:
 
     # ---- per step -------------------------------------------------------------
 
-    def _channel_sum(self, channels: Mapping[str, float], node: _Node, beyond: Dict[Tuple[str, Optional[int]], List[str]]) -> float:
+    def _node_keys(self, node: _Node) -> Tuple[List[str], int, List[Tuple[str, float]]]:
+        """The channel keys a node reads (§8.1, engine/parts.js partAngle), its segment index, and
+        its synonym reads (key, factor): worked out once per node."""
+        cached = self._keys.get(node.key)
+        if cached is not None:
+            return cached
         r, s, i = node.role, node.side, node.index
         if i is None and r in CHAIN_SEGMENTS:
             i = 0   # §8.1: a one-piece chain part is its segment 0 (it reads R#0 too)
@@ -254,18 +323,25 @@ class RigCharacter:
                 keys.append(make_key(r, None, i))
                 if s is not None:
                     keys.append(make_key(r, s, i))
+        reads = [(k, f) for role, f in node.reads.items()
+                 for k in (role, make_key(role, s) if s is not None else None) if k is not None]
+        cached = self._keys[node.key] = (keys, i or 0, reads)
+        return cached
+
+    def _channel_sum(self, channels: Mapping[str, float], node: _Node, beyond: Dict[Tuple[str, Optional[int]], List[str]]) -> float:
+        keys, i, reads = self._node_keys(node)
         total = 0.0
         for k in keys:
             if k in channels:
                 total += _num(k, channels[k])
         if node.last:
+            r, s = node.role, node.side
             for k in beyond.get((r, None), []) + (beyond.get((r, s), []) if s is not None else []):
-                if parse_key(k)[2] > (i or 0):
+                if _channel_key(k)[2] > i:
                     total += _num(k, channels[k])
-        for role, f in node.reads.items():
-            for k in (role, make_key(role, s) if s is not None else None):
-                if k is not None and k in channels:
-                    total += f * _num(k, channels[k])
+        for k, f in reads:
+            if k in channels:
+                total += f * _num(k, channels[k])
         return total
 
     def pose_offsets(self, pose: Mapping[str, Any]) -> Dict[int, List[float]]:
@@ -277,21 +353,21 @@ class RigCharacter:
         def acc(b: int) -> List[float]:
             return out.setdefault(b, [0.0, 0.0, 0.0, 1.0, 1.0])
 
-        if not isinstance(pose, Mapping):
+        if not isinstance(pose, abc.Mapping):
             raise OpenBoneError(f"apply_pose: expected a pose dict (rt.pose), got {type(pose).__name__}")
         parts = pose.get("parts") or {}
         lifts = pose.get("lift") or {}
         for name, v in (("parts", parts), ("lift", lifts), ("reach", pose.get("reach") or {})):
-            if not isinstance(v, Mapping):
+            if not isinstance(v, abc.Mapping):
                 raise OpenBoneError(f"apply_pose: {name}: expected an object, got {type(v).__name__}")
         beyond: Dict[Tuple[str, Optional[int]], List[str]] = {}
         beyond_lift: Dict[Tuple[str, Optional[int]], List[str]] = {}
         for src, dst in ((parts, beyond), (lifts, beyond_lift)):
             for key in src:
-                try:
-                    r, s, i = parse_key(key)
-                except OpenBoneError:
+                parsed = _channel_key(key)
+                if parsed is None:
                     continue   # a well-formed channel of an undrawn role (part:elbow): nothing draws it
+                r, s, i = parsed
                 if i is not None and r in CHAIN_SEGMENTS:
                     dst.setdefault((r, s), []).append(key)
         for node in self._nodes:
@@ -344,13 +420,13 @@ class RigCharacter:
         done = set()
         for key, r in (reach or {}).items():
             limb = self._limbs.get(key)
-            if limb is None or not isinstance(r, Mapping):
+            if limb is None or not isinstance(r, abc.Mapping):
                 continue   # a limb this rig has no bones for: left as the pose has it (canReach)
             w = _num(f"reach.{key}.w", r.get("w"))
             if not w > 0:
                 continue
             up, lo, tip, bend = limb
-            side = parse_key(key)[1]
+            side = _channel_key(key)[1]
             if r.get("spot") is not None:
                 spot = self.roles.spot(str(r["spot"]), side)
                 if spot is None:
@@ -404,19 +480,17 @@ class RigCharacter:
         previous call's): the channels into the instance layer, then the rig's own animation at
         ``t`` and the world update.  ``facing`` (±1) and ``h`` (the stage height fraction) are the
         placement's, when a scene gives them (they persist)."""
-        if not isinstance(pose, Mapping):
+        if not isinstance(pose, abc.Mapping):
             raise OpenBoneError(f"apply_pose: expected a pose dict (rt.pose), got {type(pose).__name__}")
-        t = float(t)
-        if not math.isfinite(t) or (self._time is not None and t < self._time):
+        t = _real("apply_pose: time", t)
+        if not math.isfinite(t):
+            raise OpenBoneError(f"apply_pose: time must be a finite number, got {t!r}")
+        if self._time is not None and t < self._time:
             raise OpenBoneError(f"apply_pose: time {t!r} is before the previous step ({self._time!r})")
         if facing is not None:
-            if facing not in (1, -1):
-                raise OpenBoneError(f"apply_pose: facing must be 1 or -1, got {facing!r}")
-            self.facing = int(facing)
+            self.facing = _facing("apply_pose: facing", facing)
         if h is not None:
-            if not float(h) > 0:
-                raise OpenBoneError(f"apply_pose: h must be more than 0, got {h!r}")
-            self.h = float(h)
+            self.h = _height("apply_pose: h", h)
         dt = 0.0 if self._time is None else t - self._time
         self._time = t
         inst = self.instance

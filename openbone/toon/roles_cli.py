@@ -21,16 +21,9 @@ HELP = ("Print the role map of a rig as JSON: which bones play the Jabbertoon ro
 
 
 def load_rig(path: str):
-    """A Document from .obone / .obonb, or a Spine skeleton .json (imported)."""
-    from ..document import load
-    if path.endswith(".json"):
-        import json
-        from ..spine import import_skeleton_json, is_skeleton_json
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-        if is_skeleton_json(data):
-            return import_skeleton_json(path)
-    return load(path)
+    """A Document from .obone / .obonb, or a Spine skeleton .json / .skel (imported)."""
+    from ..spine.source import load_rig as load_any
+    return load_any(path)[0]
 
 
 def add_roles_parser(sub) -> argparse.ArgumentParser:
@@ -44,7 +37,7 @@ def add_roles_parser(sub) -> argparse.ArgumentParser:
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("rig", help=".obone / .obonb, or a Spine skeleton .json")
+    p.add_argument("rig", help=".obone / .obonb, or a Spine skeleton .json / .skel")
     p.add_argument("--roles", help="a role map to check against the rig instead of guessing one")
     p.add_argument("--skin", help="the skin to measure the rig with (default: the one showing the most)")
     p.add_argument("-o", "--output", help="write the JSON here (atomically) instead of standard output")

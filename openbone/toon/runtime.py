@@ -188,10 +188,31 @@ class Runtime:
         self.vars = PageVars(self._rt)
         self._speech = speech
         self._packs = packs
+        self.aspect = float(aspect)
+        self._rigs: Dict[str, Any] = {}   # issue 15: char id -> RigCharacter (openbone/toon/perform.py)
 
     # --- characters and behaviours ------------------------------------------------------
-    def add_character(self, char_id: str, legs: Any = 2, **ignored: Any) -> None:
-        self._rt.add_character(_id(char_id), legs)
+    def add_character(self, char_id: str, legs: Any = None, rig: Any = None, **ignored: Any) -> None:
+        """``rig``: a RigCharacter the character performs (its legs from the role map; posed at
+        every step, openbone/toon/perform.py)."""
+        if rig is not None:
+            from .perform import check_rig
+            check_rig(self, _id(char_id), rig)
+            legs = rig.legs if legs is None else legs
+        self._rt.add_character(_id(char_id), 2 if legs is None else legs)
+        if rig is not None:
+            self._rigs[char_id] = rig
+            self._pose_rigs()
+
+    @property
+    def rigs(self) -> Dict[str, Any]:
+        """The characters performed by rigs: {id: RigCharacter} (a copy)."""
+        return dict(self._rigs)
+
+    def _pose_rigs(self) -> None:
+        if self._rigs:
+            from .perform import pose_rigs
+            pose_rigs(self)
 
     @property
     def characters(self) -> List[str]:
@@ -222,9 +243,11 @@ class Runtime:
     # --- time and the pose ------------------------------------------------------------------
     def step_to(self, T: Any) -> None:
         self._rt.step_to(to_number(T) if not isinstance(T, (int, float)) else T)
+        self._pose_rigs()
 
     def step(self, dt: Any) -> None:
         self._rt.step(to_number(dt) if not isinstance(dt, (int, float)) else dt)
+        self._pose_rigs()
 
     def pose(self, char_id: str) -> Dict[str, Any]:
         return self._rt.pose(char_id)
@@ -251,6 +274,7 @@ class Runtime:
         twin runtime, then starts it now; returns {"duration", "timeline"}."""
         self._rt.start_cartoon(program_json(cartoon), _params(params))
         self._timeline = None
+        self._cartoon_started = True   # issue 15: rigs now take facing and h from frame() (perform.py)
         return {"duration": self._rt.duration, "timeline": self._rt.timeline()}  # the caller's own list
 
     def frame(self) -> Dict[str, Any]:
