@@ -19,6 +19,16 @@
 #include <string.h>
 #include <sys/types.h>
 #include <time.h>
+
+/* Wheels: glibc 2.34 moved libpthread into libc and versioned pthread_create/pthread_join anew;
+** binding the base versions (still exported) keeps the repaired wheel manylinux_2_17. */
+#if defined(__GLIBC__) && defined(__x86_64__)
+__asm__(".symver pthread_create,pthread_create@GLIBC_2.2.5");
+__asm__(".symver pthread_join,pthread_join@GLIBC_2.2.5");
+#elif defined(__GLIBC__) && defined(__aarch64__)
+__asm__(".symver pthread_create,pthread_create@GLIBC_2.17");
+__asm__(".symver pthread_join,pthread_join@GLIBC_2.17");
+#endif
 #include <unistd.h>
 
 #include "instance.h"

@@ -2,7 +2,7 @@
 
     python tests/tools/check_wheel.py WHEEL [--python PY] [--numpy link|SPEC] [--pytest] [--scripts] [--work DIR]
 
-1. ``auditwheel show`` reports a manylinux tag and no external libcjson; the wheel carries
+1. ``auditwheel show`` reports a manylinux tag no newer than manylinux_2_17 and no external libcjson; the wheel carries
    ``openbone.libs/libcjson-*`` and the licence files (LICENSE, THIRD_PARTY_NOTICES.md).
 2. A fresh venv of PY (default: this Python) gets the wheel (offline, ``--no-deps``) and NumPy:
    ``link`` symlinks this interpreter's NumPy (offline; PY must be this Python's version), a
@@ -67,8 +67,13 @@ def audit(wheel: Path) -> str:
     """auditwheel's verdict: a manylinux tag and no external libcjson."""
     out = run([sys.executable, "-m", "auditwheel", "show", wheel])
     text = " ".join(out.split())
-    if not re.search(r'consistent with the following platform tag: "manylinux_\d+_\d+_\w+"', text):
+    tag = re.search(r'consistent with the following platform tag: "manylinux_(\d+)_(\d+)_\w+"', text)
+    if not tag:
         raise CheckError(f"auditwheel show gives no manylinux tag:\n{out}")
+    # the core asks glibc for nothing newer than 2.17 (batch.c binds pthread_create's base version;
+    # glibc 2.34's new one would raise the tag to manylinux_2_34 and refuse older distributions)
+    if (int(tag[1]), int(tag[2])) > (2, 17):
+        raise CheckError(f"the wheel needs glibc {tag[1]}.{tag[2]} (manylinux_2_17 expected):\n{out}")
     if "libcjson" in out:
         raise CheckError(f"auditwheel show lists libcjson as external:\n{out}")
     names = zipfile.ZipFile(wheel).namelist()
