@@ -729,6 +729,8 @@ def test_does_without_for_gets_the_earliest_known_end():
 
 def test_to_text_scene_program_and_sides():
     scene = {"v": 1, "kind": "scene", "cast": {"A": "any"}, "scripts": [{"body": [
-        {"op": "enter", "who": "A", "from": "top", "x": 0.3, "over": 1}, {"op": "exit", "who": "A", "to": "bottom"}]}]}
+        {"op": "enter", "who": "A", "from": "top", "x": 0.3, "over": 1}, {"op": "exit", "who": "A", "to": "bottom"},
+        {"op": "say", "who": "A", "text": "Hi", "mood": "glad", "voice": "deep", "speed": 1.5, "pitch": 2}]}]}
     assert toon.to_text(scene).splitlines() == ["cast: A = any", 'scene "scene"', "  A enters from the top at x 0.3 in 1 s",
-                                                "  A exits to the bottom"]
+                                                "  A exits to the bottom",
+                                                '  A says "Hi" (glad, in the deep voice, 1.5× speed, pitch 2)']

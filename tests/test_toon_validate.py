@@ -355,3 +355,19 @@ def test_every_scene_block_and_control_block_in_a_scene():
             {"op": "together", "branches": [[], []]}, {"op": "if", "cond": 1}, {"op": "setVar", "var": "x", "value": 1},
             {"op": "changeVar", "var": "x"}, {"op": "window", "from": 1, "to": 2, "body": []}]
     check(cart([sc("a", body)], places={"p": {"background": "p.png", "grade": "warm"}}))
+
+
+@pytest.mark.parametrize("kw, text", [({"fps": float("nan")}, "fps must be a positive number, got nan"),
+                                      ({"aspect": -1.0}, "aspect must be a positive number, got -1.0"),
+                                      ({"max_duration": 0.0}, "max_duration must be a positive number, got 0.0")])
+def test_bad_runtime_numbers_are_printed_in_the_message(kw, text):
+    # the binding formats the number itself (PyErr_Format has no %g: it printed a literal "%g")
+    with pytest.raises(toon.ToonError) as e:
+        toon.create_runtime(**kw)
+    assert str(e.value) == text
+
+
+def test_bad_legs_are_printed_in_the_message():
+    rt = toon.create_runtime(seed=0)
+    with pytest.raises(toon.ToonError, match=r"legs is a whole number 0-1000, got 2\.5$"):
+        rt.add_character("c", legs=2.5)

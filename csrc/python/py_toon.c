@@ -23,6 +23,14 @@ typedef struct {
     jt_program *p;
 } ProgramObject;
 
+/* PyErr_Format has no %g: the number is formatted here, as repr() writes it. */
+static void bad_number(const char *what, double v)
+{
+    char *text = PyOS_double_to_string(v, 'r', 0, Py_DTSF_ADD_DOT_0, NULL);
+    PyErr_Format(obpy_toon_error, "%s, got %s", what, text ? text : "?");
+    PyMem_Free(text);
+}
+
 static void program_dealloc(ProgramObject *self)
 {
     jt_program_free(self->p);
@@ -209,15 +217,15 @@ static int runtime_init(RuntimeObject *self, PyObject *args, PyObject *kw)
         return -1;
     if (seed && seed != Py_None && get_double(seed, "seed", &def.seed) < 0) return -1;
     if (!(def.fps > 0) || !isfinite(def.fps)) {
-        PyErr_Format(obpy_toon_error, "fps must be a positive number, got %g", def.fps);
+        bad_number("fps must be a positive number", def.fps);
         return -1;
     }
     if (!(def.aspect > 0) || !isfinite(def.aspect)) {
-        PyErr_Format(obpy_toon_error, "aspect must be a positive number, got %g", def.aspect);
+        bad_number("aspect must be a positive number", def.aspect);
         return -1;
     }
     if (!(def.max_duration > 0) || isnan(def.max_duration)) {
-        PyErr_Format(obpy_toon_error, "max_duration must be a positive number, got %g", def.max_duration);
+        bad_number("max_duration must be a positive number", def.max_duration);
         return -1;
     }
     def.live = live;
@@ -289,7 +297,7 @@ static PyObject *rt_add_character(RuntimeObject *self, PyObject *args)
     double legs;
     if (get_double(legs_o, "legs", &legs) < 0) return NULL;
     if (!(legs >= 0 && legs <= 1000 && legs == floor(legs))) {
-        PyErr_Format(obpy_toon_error, "legs is a whole number 0-1000, got %g", legs);
+        bad_number("legs is a whole number 0-1000", legs);
         return NULL;
     }
     jt_status st = jt_add_character(self->rt, id, (int)legs);

@@ -199,7 +199,13 @@ def _scene_text(b: Dict[str, Any]) -> Optional[str]:
     op = b.get("op")
     who = b.get("who")
     if op == "say":
-        extra = [str(b["mood"])] if "mood" in b else []
+        extra = [str(b["mood"])] if "mood" in b else []  # the parenthetical: mood, then how it is voiced
+        if "voice" in b:
+            extra.append(f"in the {b['voice']} voice")
+        if "speed" in b:
+            extra.append(f"{_num(b['speed'])}× speed")
+        if "pitch" in b:
+            extra.append(f"pitch {_num(b['pitch'])}")
         return f'{who} says "{b.get("text", "")}"' + (f" ({', '.join(extra)})" if extra else "")
     if op == "does":
         also = "also " if b.get("also") else ""
