@@ -92,6 +92,23 @@ static inline double ob_wrap_deg(double d)
     return d;
 }
 
+/* spine-core's one-turn wrap of a radian angle into [-pi, pi] (its transform and path constraints) */
+static inline double ob_wrap_pi(double r)
+{
+    return r > OB_PI ? r - 2 * OB_PI : r < -OB_PI ? r + 2 * OB_PI : r;
+}
+
+/* A world's 2x2 turned by r radians (both columns; the translation kept) */
+static inline void ob_mat_rotate(ob_mat *w, double r)
+{
+    double a = w->a, b = w->b, c = w->c, d = w->d, cs, sn;
+    ob_sincos(r, &sn, &cs);
+    w->a = cs * a - sn * c;
+    w->b = cs * b - sn * d;
+    w->c = sn * a + cs * c;
+    w->d = sn * b + cs * d;
+}
+
 /* JS ((x % m) + m) % m for m > 0, without fmod where it is not needed: for
 ** 0 ≤ x < m, x % m = x; and for m ≤ s < 2m, s % m = s − m, exact (Sterbenz). */
 static inline double ob_mod_pos(double x, double m)

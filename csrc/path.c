@@ -552,7 +552,7 @@ void ob_apply_path_spine(ob_instance *inst, int32_t c)
         bone_x = x;
         bone_y = y;
         if (mix_rotate > 0) {
-            double a = w->a, bb = w->b, cc = w->c, d = w->d, r;
+            double a = w->a, cc = w->c, r;
             double own;
             if (tangents) r = positions[p - 1], own = ob_atan2(cc, a);
             else if (spaces[i + 1] == 0) r = positions[p + 2], own = ob_atan2(cc, a);
@@ -567,15 +567,7 @@ void ob_apply_path_spine(ob_instance *inst, int32_t c)
             } else {
                 r += offset_rotation;
             }
-            if (r > OB_PI) r -= 2 * OB_PI;
-            else if (r < -OB_PI) r += 2 * OB_PI;
-            r *= mix_rotate;
-            double cs, sn;
-            ob_sincos(r, &sn, &cs);
-            w->a = cs * a - sn * cc;
-            w->b = cs * bb - sn * d;
-            w->c = sn * a + cs * cc;
-            w->d = sn * bb + cs * d;
+            ob_mat_rotate(w, ob_wrap_pi(r) * mix_rotate);
         }
         ob_bone_applied_spine(inst, b);
     }

@@ -141,11 +141,6 @@ void ob_apply_transform(ob_instance *inst, int32_t c)
 
 /* ---- the Spine pose model ---------------------------------------------- */
 
-static inline double wrap_pi(double r)
-{
-    return r > OB_PI ? r - 2 * OB_PI : r < -OB_PI ? r + 2 * OB_PI : r;
-}
-
 typedef struct spine_mix { double rotate, x, y, scale_x, scale_y, shear_y; } spine_mix;
 
 /* spine-core 4.2 applyAbsoluteWorld / applyRelativeWorld: each bone's world
@@ -168,17 +163,10 @@ static void spine_world(ob_instance *inst, const ob_constraint_data *cd, spine_m
         double ox = cd->offset_x * tl->a + cd->offset_y * tl->b + tl->x;
         double oy = cd->offset_x * tl->c + cd->offset_y * tl->d + tl->y;
         if (m.rotate != 0) {
-            double a = w->a, b = w->b, c = w->c, d = w->d;
             double tr, own;
-            ob_atan2_2(tc, ta, c, a, &tr, &own);  /* issue 17: both in one call */
+            ob_atan2_2(tc, ta, w->c, w->a, &tr, &own);  /* issue 17: both in one call */
             double r = cd->relative ? tr + offset_rotation : tr - own + offset_rotation;
-            r = wrap_pi(r) * m.rotate;
-            double cs, sn;
-            ob_sincos(r, &sn, &cs);
-            w->a = cs * a - sn * c;
-            w->b = cs * b - sn * d;
-            w->c = sn * a + cs * c;
-            w->d = sn * b + cs * d;
+            ob_mat_rotate(w, ob_wrap_pi(r) * m.rotate);
         }
         if (translate) {
             if (cd->relative) {
@@ -214,10 +202,10 @@ static void spine_world(ob_instance *inst, const ob_constraint_data *cd, spine_m
         if (m.shear_y > 0) {  /* > 0 here, in spine-core (the other channels: ≠ 0) */
             double b = w->b, d = w->d, by = ob_atan2(d, b), r;
             if (cd->relative) {
-                r = wrap_pi(ob_atan2(td, tb) - ob_atan2(tc, ta));
+                r = ob_wrap_pi(ob_atan2(td, tb) - ob_atan2(tc, ta));
                 r = by + (r - OB_PI / 2 + offset_shear_y) * m.shear_y;
             } else {
-                r = wrap_pi(ob_atan2(td, tb) - ob_atan2(tc, ta) - (by - ob_atan2(w->c, w->a)));
+                r = ob_wrap_pi(ob_atan2(td, tb) - ob_atan2(tc, ta) - (by - ob_atan2(w->c, w->a)));
                 r = by + (r + offset_shear_y) * m.shear_y;
             }
             double s = sqrt(b * b + d * d);
