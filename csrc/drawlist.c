@@ -14,6 +14,10 @@
 #include "earcut.h"
 #include "particles.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 
 /* ---- geometry helpers (§8.2, §8.6, §8.7) --------------------------- */
 
@@ -70,7 +74,18 @@ void ob_quad_points(const double q[8], const double *uv, int32_t n, float *out)
 {
     /* §8.6 trimQuad / §8.7 quadPoints: U = TR − TL, V = BL − TL, TL + U·u + V·v */
     double ux = q[2] - q[0], uy = q[3] - q[1], vx = q[6] - q[0], vy = q[7] - q[1];
-    for (int32_t i = 0; i < n; i++) {
+    int32_t i = 0;
+#ifdef __SSE2__
+    /* the same sums, x and y in two lanes, two points a store (issue 17) */
+    __m128d Q = _mm_loadu_pd(q), U = _mm_set_pd(uy, ux), V = _mm_set_pd(vy, vx);
+    for (; i + 2 <= n; i += 2) {
+        __m128d a = _mm_loadu_pd(uv + 2 * i), b = _mm_loadu_pd(uv + 2 * i + 2);
+        __m128d pa = _mm_add_pd(_mm_add_pd(Q, _mm_mul_pd(U, _mm_unpacklo_pd(a, a))), _mm_mul_pd(V, _mm_unpackhi_pd(a, a)));
+        __m128d pb = _mm_add_pd(_mm_add_pd(Q, _mm_mul_pd(U, _mm_unpacklo_pd(b, b))), _mm_mul_pd(V, _mm_unpackhi_pd(b, b)));
+        _mm_storeu_ps(out + 2 * i, _mm_movelh_ps(_mm_cvtpd_ps(pa), _mm_cvtpd_ps(pb)));
+    }
+#endif
+    for (; i < n; i++) {
         double u = uv[2 * i], v = uv[2 * i + 1];
         out[2 * i] = (float)(q[0] + ux * u + vx * v);
         out[2 * i + 1] = (float)(q[1] + uy * u + vy * v);
@@ -262,7 +277,6 @@ int ob_draw_state_create(ob_instance *inst)
             ob_quad_local(&doc->attachments[i], ds->local_quad + 8 * (size_t)i);
     }
     if (build_region_mesh_caches(doc, ds) < 0) return -1;
-    XALLOC(ds->world_pairs, 6 * (size_t)doc->bone_count);
     ob_earcut_ctx *ec = ob_earcut_ctx_create();
     if (!ec) return -1;
     /* earcut of the shape outlines and of unweighted clipping vertices (§8.4, §8.5) */
@@ -350,6 +364,9 @@ static int size_outputs(ob_instance *inst)
     XALLOC(ds->wv_first, ns);
     XALLOC(ds->wv_vertices, ns);
     XALLOC(ds->wv, 2 * (size_t)ds->vertex_capacity);
+    if (ob_wv_plan_build(inst->doc, &ds->wv_plan) < 0) return -1;
+    XALLOC(ds->slot_cache, ns);
+    for (int32_t s = 0; s < ns; s++) ds->slot_cache[s].skin = INT32_MIN;  /* nothing cached */
     ds->outputs_sized = 1;
     return 0;
 }
@@ -364,7 +381,8 @@ void ob_draw_state_free(ob_instance *inst)
     free(ds->outline_start); free(ds->outline_count); free(ds->outline); free(ds->local_quad);
     free(ds->uv_start); free(ds->uv_count); free(ds->uv_pool); free(ds->pt_start); free(ds->pt_pool);
     free(ds->wv_slot); free(ds->wv_attachment); free(ds->wv_first); free(ds->wv_vertices); free(ds->wv);
-    free(ds->world_pairs);
+    ob_wv_plan_free(&ds->wv_plan);
+    free(ds->slot_cache);
     free(ds->tri_start); free(ds->tri_count); free(ds->tris);
     free(ds->seq_input);
     free(ds->items); free(ds->masks);
@@ -391,9 +409,34 @@ int ob_draw_set_text(ob_instance *inst, int32_t slot, const char *text)
     return 0;
 }
 
+/* The slot's cache entry, resolved again when its attachment name or the
+** skin changed (the document, and so the look-up, never changes). */
+static inline const struct ob_slot_cache *slot_cached(ob_instance *inst, int32_t slot)
+{
+    struct ob_slot_cache *c = &inst->draw->slot_cache[slot];
+    int32_t name = inst->slot_attachment[slot];
+    if (c->name != name || c->skin != inst->skin) {
+        c->name = name;
+        c->skin = inst->skin;
+        c->attachment = ob_skeleton_get_attachment(inst, slot, name);  /* §8.1 */
+        c->def_linked = c->def_own = -1;
+        if (c->attachment >= 0)
+            ob_attachment_deform_entries(inst, slot, &inst->doc->attachments[c->attachment], &c->def_linked, &c->def_own);
+    }
+    return c;
+}
+
 int32_t ob_draw_slot_attachment(ob_instance *inst, int32_t slot)
 {
+    if (inst->draw->slot_cache) return slot_cached(inst, slot)->attachment;
     return ob_skeleton_get_attachment(inst, slot, inst->slot_attachment[slot]);  /* §8.1 */
+}
+
+/* The deform the slot's attachment reads (ob_attachment_deform), from the cache. */
+static const ob_deform *slot_deform(ob_instance *inst, int32_t slot)
+{
+    const struct ob_slot_cache *c = slot_cached(inst, slot);
+    return ob_deform_of_entries(inst, c->def_linked, c->def_own);
 }
 
 /* ---- building ------------------------------------------------------- */
@@ -477,9 +520,26 @@ static void region_world(const ob_instance *inst, int32_t slot, int32_t ai, floa
 {
     const ob_draw_state *ds = inst->draw;
     double q[8];
+    if (ds->pt_start[ai] >= 0) {
+        cached_quad(inst, slot, ai, q);
+        ob_quad_points(q, ds->pt_pool + 2 * (size_t)ds->pt_start[ai], ds->uv_count[ai], v);
+        return;
+    }
+#ifdef __SSE2__
+    /* quad_to_world's sums, x and y in two lanes, converted two corners at a time (issue 17) */
+    const ob_mat *m = &inst->world[inst->doc->slots[slot].bone];
+    const double *l = ds->local_quad + 8 * (size_t)ai;
+    __m128d ma = _mm_set_pd(m->c, m->a), mb = _mm_set_pd(m->d, m->b), mx = _mm_set_pd(m->y, m->x);
+    for (int i = 0; i < 4; i += 2) {
+        __m128d p = _mm_loadu_pd(l + 2 * i), r = _mm_loadu_pd(l + 2 * i + 2);
+        __m128d wp = _mm_add_pd(_mm_add_pd(_mm_mul_pd(ma, _mm_unpacklo_pd(p, p)), _mm_mul_pd(mb, _mm_unpackhi_pd(p, p))), mx);
+        __m128d wr = _mm_add_pd(_mm_add_pd(_mm_mul_pd(ma, _mm_unpacklo_pd(r, r)), _mm_mul_pd(mb, _mm_unpackhi_pd(r, r))), mx);
+        _mm_storeu_ps(v + 2 * i, _mm_movelh_ps(_mm_cvtpd_ps(wp), _mm_cvtpd_ps(wr)));
+    }
+#else
     cached_quad(inst, slot, ai, q);
-    if (ds->pt_start[ai] >= 0) ob_quad_points(q, ds->pt_pool + 2 * (size_t)ds->pt_start[ai], ds->uv_count[ai], v);
-    else for (int i = 0; i < 8; i++) v[i] = (float)q[i];
+    for (int i = 0; i < 8; i++) v[i] = (float)q[i];
+#endif
 }
 
 static int draw_region(ob_instance *inst, int32_t slot, int32_t ai)
@@ -520,7 +580,8 @@ static int draw_mesh(ob_instance *inst, int32_t slot, int32_t ai)
     ob_draw_item *it = begin_item(inst, slot, ai, color, ob_image_texture(doc, a->image), nv, a->triangle_count);
     if (!it) return -1;
     /* §8.3 world vertices (weights, deform, linked deform key), float32 */
-    ob_attachment_world_vertices_pairs(inst, slot, a, ds->world_pairs, ds->vertices + 2 * it->first_vertex);
+    ob_attachment_world_vertices_planned(inst, slot, ai, slot_deform(inst, slot), &ds->wv_plan,
+                                         ds->vertices + 2 * it->first_vertex);
     /* §8.3 / §8.7 uvs: mapped at creation */
     memcpy(ds->uvs + 2 * it->first_vertex, ds->uv_pool + 2 * (size_t)ds->uv_start[ai], 2 * (size_t)nv * sizeof(float));
     uint32_t *ix = ds->indices + it->first_index;
@@ -727,7 +788,6 @@ int32_t ob_draw_build(ob_instance *inst)
     ds->item_count = ds->vertex_count = ds->index_count = ds->color_count = ds->mask_count = 0;
     ds->text_length = 0;
     int32_t mask_slot = -1, mask_att = -1, mask_end = -1, mask_index = -1;
-    ob_world_pairs(inst, ds->world_pairs);
     for (int32_t o = 0; o < doc->slot_count; o++) {
         int32_t slot = inst->draw_order[o];
         int32_t bone = doc->slots[slot].bone;
@@ -778,17 +838,18 @@ int32_t ob_world_vertices_build(ob_instance *inst)
     ob_draw_state *ds = inst->draw;
     int32_t n = 0, nv = 0;
     if (!ds->outputs_sized && size_outputs(inst) < 0) return -1;
-    ob_world_pairs(inst, ds->world_pairs);
     for (int32_t o = 0; o < doc->slot_count; o++) {
         int32_t slot = inst->draw_order[o];
         if (!inst->bone_active[doc->slots[slot].bone]) continue;  /* §8.4 */
-        int32_t ai = ob_draw_slot_attachment(inst, slot);
+        const struct ob_slot_cache *c = slot_cached(inst, slot);
+        int32_t ai = c->attachment;
         if (ai < 0 || ds->uv_start[ai] < 0) continue;  /* regions and meshes only */
         int32_t k = ds->uv_count[ai];
         if (nv + k > ds->vertex_capacity) return -1;  /* cannot happen: sized per slot */
         float *v = ds->wv + 2 * (size_t)nv;
         if (doc->attachments[ai].type == OB_ATT_MESH)
-            ob_attachment_world_vertices_pairs(inst, slot, &doc->attachments[ai], ds->world_pairs, v);
+            ob_attachment_world_vertices_planned(inst, slot, ai, ob_deform_of_entries(inst, c->def_linked, c->def_own),
+                                                 &ds->wv_plan, v);
         else region_world(inst, slot, ai, v);
         ds->wv_slot[n] = slot;
         ds->wv_attachment[n] = ai;

@@ -10,6 +10,7 @@
 #ifndef OB_DRAWLIST_H
 #define OB_DRAWLIST_H
 
+#include "attachment_vertices.h"
 #include "instance.h"
 #include "jsnum.h"
 
@@ -68,7 +69,11 @@ typedef struct ob_draw_state {
     int32_t wv_count, wv_vertex_count;
     int32_t *wv_slot, *wv_attachment, *wv_first, *wv_vertices;  /* per entry (≤ one per slot) */
     float *wv;                   /* 2 per vertex */
-    double *world_pairs;         /* 6 per bone: the worlds as ob_world_pairs lays them out, per build */
+    /* verts (issue 17): built with the outputs (the first build) */
+    ob_wv_plan wv_plan;          /* the weighted meshes' plan (attachment_vertices.h) */
+    struct ob_slot_cache {       /* per slot: §8.1 getAttachment(skin, name) and its deform entries */
+        int32_t name, skin, attachment, def_linked, def_own;
+    } *slot_cache;
     int32_t *tri_start;          /* shapes and unweighted clipping: earcut indices */
     int32_t *tri_count;
     uint32_t *tris;
