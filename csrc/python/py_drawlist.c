@@ -432,7 +432,25 @@ static PyObject *take_bounds(obpy_instance *self, PyObject *unused)
     return (PyObject *)o;
 }
 
+/* Tests only (issue 17): which kernel weighted meshes go through, 0 by the CPU,
+** 1 the SSE2 baseline, 2 the AVX2 clone (if the CPU has it), 3 none (the
+** direct loop).  Returns whether the AVX2 clone can run here. */
+static PyObject *set_vertex_width(obpy_instance *self, PyObject *args)
+{
+    int w;
+    NEED_INST(self);
+    if (!PyArg_ParseTuple(args, "i", &w)) return NULL;
+    if (w < 0 || w > 3) {
+        PyErr_SetString(PyExc_ValueError, "width must be 0-3");
+        return NULL;
+    }
+    self->inst->draw->wv_plan.width = w;
+    return PyBool_FromLong(ob_wv_have_avx2());
+}
+
 PyMethodDef obpy_draw_methods[] = {
+    {"_set_vertex_width", (PyCFunction)set_vertex_width, METH_VARARGS,
+     "_set_vertex_width(w) -> bool (tests): weighted-mesh kernel 0 auto, 1 SSE2, 2 AVX2, 3 direct; whether AVX2 runs."},
     {"_world_vertices_build", (PyCFunction)world_vertices_build, METH_NOARGS,
      "_world_vertices_build() -> int: world vertices of every region and mesh, in place (no copies)."},
     {"_world_vertices", (PyCFunction)world_vertices, METH_NOARGS,
