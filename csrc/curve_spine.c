@@ -3,6 +3,7 @@
 ** conformance/NOTES.md "Skeleton JSON import (issue 9)". */
 #include "curve_spine.h"
 
+#include <math.h>
 #include <string.h>
 
 int ob_curve_mode_parse(const char *s)
@@ -39,33 +40,39 @@ void ob_curve_spine_samples(const double c[4], double s[OB_SPINE_SAMPLES])
     s[18] = monotonic;
 }
 
-double ob_curve_spine_sampled(const double s[OB_SPINE_SAMPLES], double t)
+/* no sample below any t (x1..x8 = +inf, x0 = −inf), segment 1 from (0, 0):
+** the identity (slope 1) and zero (slope 0), constants */
+#define OB_FAST_ONE_SEGMENT(slope) \
+    {INFINITY, INFINITY, INFINITY, INFINITY, INFINITY, INFINITY, INFINITY, INFINITY, -INFINITY, 0, \
+     0, 0, 0, 0, 0, (slope)}
+const double ob_curve_fast_linear[OB_SPINE_FAST] = OB_FAST_ONE_SEGMENT(1);
+const double ob_curve_fast_hold[OB_SPINE_FAST] = OB_FAST_ONE_SEGMENT(0);
+
+int ob_curve_spine_fast(const double s[OB_SPINE_SAMPLES], double f[OB_SPINE_FAST])
 {
-    const double *xs = s, *ys = s + 9;
-    if (s[18] != 0 && !(xs[0] > t)) {
-        /* x ascending: the first of x1..x8 with x ≥ t is 1 + the number
-        ** of them below t (eight independent compares: no branch to
-        ** mispredict, no chain of dependent loads), the same sample the scan
-        ** below finds */
-        int i = 1 + (xs[1] < t) + (xs[2] < t) + (xs[3] < t) + (xs[4] < t) + (xs[5] < t) + (xs[6] < t) +
-                (xs[7] < t) + (xs[8] < t);  /* 1..9; 9: past the last sample */
-        double px = xs[i - 1], py = ys[i - 1];
-        double x = i < 9 ? xs[i] : 1, y = i < 9 ? ys[i] : 1, span = x - px;
-        return span != 0 ? py + (t - px) / span * (y - py) : (i < 9 ? y : 1);
-    }
-    double px = 0, py = 0;  /* the previous point: the span start (0, 0) */
-    for (int i = 0; i < 9; i++) {
-        /* getBezierValue: the first sample with x ≥ t (the first one: x > t) */
-        if (i == 0 ? xs[0] > t : xs[i] >= t) {
-            double span = xs[i] - px;
-            return span != 0 ? py + (t - px) / span * (ys[i] - py) : ys[i];
+    if (s[18] == 0) return 0;  /* x not ascending: the scan (ob_curve_spine_sampled) */
+    int ok = 1;
+    for (int i = 0; i < 8; i++) f[i] = s[1 + i];
+    f[8] = s[0];
+    f[9] = 0;
+    double px = 0, py = 0;  /* segment i: from the previous point to sample i (i = 9: to (1, 1)) */
+    for (int i = 0; i < 10; i++) {
+        double x = i < 9 ? s[i] : 1, y = i < 9 ? s[9 + i] : 1, span = x - px;
+        double *seg = f + 10 + 3 * i;
+        if (span != 0) {
+            seg[0] = px;
+            seg[1] = py;
+            seg[2] = (y - py) / span;
+            if (!(seg[2] - seg[2] == 0)) ok = 0;  /* inf/NaN: a near-vertical segment, scan it */
+        } else {  /* zero width: its end value */
+            seg[0] = x;
+            seg[1] = y;
+            seg[2] = 0;
         }
-        px = xs[i];
-        py = ys[i];
+        px = x;
+        py = y;
     }
-    /* past the 9th sample: towards the next key (1, 1) */
-    double span = 1 - px;
-    return span != 0 ? py + (t - px) / span * (1 - py) : 1;
+    return ok;
 }
 
 double ob_curve_spine(const double c[4], double t)

@@ -245,6 +245,9 @@ typedef enum ob_property {
 typedef enum ob_curve_kind {
     OB_CURVE_LINEAR = 0, OB_CURVE_STEPPED, OB_CURVE_BEZIER, OB_CURVE_BEZIER_SPINE, OB_CURVE_BEZIER_EXACT
 } ob_curve_kind;
+/* keys (issue 17): the per-frame kind of a Spine curve whose samples ascend,
+** or of a stepped bone value key (ob_curve_spine_fast form, curve_spine.h) */
+enum { OB_BKEY_SPINE_FAST = 16 };
 
 typedef struct ob_key {
     double time;
@@ -263,8 +266,9 @@ typedef struct ob_key {
 ** key and its neighbour.  Filled by the loader from keys[] (the same values). */
 typedef struct ob_key_hot {
     double v0;                   /* keys[i].v[0] */
-    const double *spine;         /* keys[i].spine */
-    int32_t curve;               /* keys[i].curve */
+    const double *spine;         /* keys[i].spine, or its ob_curve_spine_fast form (curve
+                                 ** OB_BKEY_SPINE_FAST, keys issue 17) */
+    int32_t curve;               /* keys[i].curve, or OB_BKEY_SPINE_FAST */
 } ob_key_hot;
 
 typedef struct ob_timeline {
@@ -284,6 +288,44 @@ typedef struct ob_timeline {
     int global;                  /* Spine pose model physics timeline with id "": index is the
                                  ** first physics constraint, every one whose flag is set is keyed */
 } ob_timeline;
+
+/* keys (issue 17): the bone pose value timelines of an animation (the seven
+** OB_P_ROTATION..OB_P_SHEAR_Y bone properties, resolved, keyed) in a list of
+** their own, grouped by identical key times (Spine's translate/scale/shear
+** import as an x and a y timeline keyed at the same times), so that one span
+** search and one fraction serve the group.  Built by the loader from
+** timelines[] (load_animation.c); the same values. */
+typedef struct ob_bkey {         /* one key of one bone value timeline, as sampled */
+    double v0;                   /* keys[i].v[0] */
+    double dv;                   /* keys[i + 1].v[0] − keys[i].v[0]; 0 for the last key */
+    const double *curve;         /* OB_BKEY_SPINE_FAST: its ob_curve_spine_fast block;
+                                 ** OB_CURVE_BEZIER_SPINE: its samples; bezier/exact: keys[i].c */
+    int32_t kind;                /* keys[i].curve, or OB_BKEY_SPINE_FAST */
+    int32_t pad;
+} ob_bkey;
+
+typedef struct ob_bchan {        /* one bone value timeline of a group */
+    int32_t field;               /* the double of ob_pose it writes (0 x .. 6 shear_y) */
+    int32_t bone;                /* inst->local index */
+    int32_t timeline;            /* its index in timelines[] (the §5.1a channel) */
+    int32_t rotation;            /* field is the rotation: lerpAngle when mixed */
+} ob_bchan;
+
+typedef struct ob_bspan {         /* key span k of a group: [t0, t1) and 1 / ((t1 − t0) ‖ 1) */
+    double t0, t1, inv;
+} ob_bspan;
+
+typedef struct ob_bgroup {       /* bone value timelines with the same key times */
+    double t_first, t_last;      /* times[0], times[key_count − 1] */
+    const double *times;         /* the members' key times (the first member's array) */
+    const ob_bspan *spans;       /* key_count − 1 spans: the hinted look-up reads one */
+    const ob_bkey *keys;         /* key-major: key k of member m at keys[k·count + m], so a
+                                 ** frame reads one contiguous run per group */
+    int32_t key_count;
+    int32_t hint;                /* inst->key_hint slot (the first member's serial) */
+    int32_t first, count;        /* its members: bchans[first .. first + count) */
+    int32_t sorted;
+} ob_bgroup;
 
 typedef struct ob_event_key {
     double time;
@@ -310,6 +352,12 @@ typedef struct ob_animation_data {
     int32_t audio_count; ob_audio_key *audio;
     int32_t channel_count; int32_t *channels; /* sorted channels keyed (≥ 1 key) */
     int has_resets;              /* a physics reset timeline (the Spine pose model) */
+    /* keys (issue 17): the bone value timelines grouped (ob_bgroup), and the
+    ** indices of every other timeline applyAnimation runs (keyed, resolved,
+    ** known property), in timeline order */
+    int32_t bgroup_count; ob_bgroup *bgroups;
+    int32_t bchan_count; ob_bchan *bchans;
+    int32_t other_count; int32_t *others;
 } ob_animation_data;
 
 /* ---- Audio (§10) ---------------------------------------------------- */

@@ -90,8 +90,9 @@ struct ob_instance {
     /* §5 per timeline (ob_timeline.serial): the key span found last time, where
     ** the next search starts (a hint only: any value gives the same result) */
     int32_t *key_hint;
-    /* issue 17: per timeline of the animation being applied, its sampled bone
-    ** pose value (timeline.c, ob_animation_apply_filtered's first pass) */
+    /* issue 17: scratch of ob_animation_apply_filtered, one per bone value
+    ** group of the animation being applied (≤ its timelines): the group's span
+    ** fraction (timeline.c, keys) */
     double *tl_values;
 
     /* §3.1 the setup values laid out like the live arrays above, so that

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "jsnum.h"
+#include "obmath.h"
 
 /* An optional array member: its first element and *n; NULL when absent (§2:
 ** a missing array reads as []). */
@@ -341,8 +342,16 @@ static void load_timeline(ob_loader *L, const cJSON *o, ob_timeline *tl)
     }
     ob_path_pop(L, m0);
     tl->hot = ob_alloc(L, (size_t)n, sizeof *tl->hot);  /* issue 17: the search's and sample's reads */
-    for (int32_t i = 0; i < n; i++)
+    for (int32_t i = 0; i < n; i++) {
         tl->hot[i] = (ob_key_hot){tl->keys[i].v[0], tl->keys[i].spine, (int32_t)tl->keys[i].curve};
+        if (tl->keys[i].spine) {  /* keys (issue 17): the per-frame form when the samples ascend */
+            double *fast = ob_alloc(L, OB_SPINE_FAST, sizeof *fast);
+            if (ob_curve_spine_fast(tl->keys[i].spine, fast)) {
+                tl->hot[i].spine = fast;
+                tl->hot[i].curve = OB_BKEY_SPINE_FAST;
+            }
+        }
+    }
     /* §5 locate binary-searches: keys are kept in file order, as the reference does */
     if (!sorted) ob_warn(L, "keys", "key times are not in ascending order");
     tl->sorted = sorted;
@@ -378,6 +387,174 @@ static void load_audio_key(ob_loader *L, const cJSON *o, ob_audio_key *k)
 }
 
 /* ---- Animations -------------------------------------------------------- */
+
+/* keys (issue 17): a timeline of one of the seven bone pose values, resolved and keyed */
+static int bone_value_timeline(const ob_timeline *tl)
+{
+    return tl->target == OB_TL_BONE && tl->property >= OB_P_ROTATION && tl->property <= OB_P_SHEAR_Y &&
+           tl->index >= 0 && tl->key_count > 0;
+}
+
+static int pose_field(ob_property p)
+{
+    switch (p) {
+    case OB_P_X: return (int)(offsetof(ob_pose, x) / sizeof(double));
+    case OB_P_Y: return (int)(offsetof(ob_pose, y) / sizeof(double));
+    case OB_P_ROTATION: return (int)(offsetof(ob_pose, rotation) / sizeof(double));
+    case OB_P_SCALE_X: return (int)(offsetof(ob_pose, scale_x) / sizeof(double));
+    case OB_P_SCALE_Y: return (int)(offsetof(ob_pose, scale_y) / sizeof(double));
+    case OB_P_SHEAR_X: return (int)(offsetof(ob_pose, shear_x) / sizeof(double));
+    default: return (int)(offsetof(ob_pose, shear_y) / sizeof(double));
+    }
+}
+
+static int same_times(const ob_timeline *a, const ob_timeline *b)
+{
+    return a->key_count == b->key_count && a->sorted == b->sorted &&
+           memcmp(a->times, b->times, (size_t)a->key_count * sizeof *a->times) == 0;
+}
+
+static uint64_t times_hash(const ob_timeline *tl)
+{
+    uint64_t h = 1469598103934665603u ^ (uint64_t)tl->key_count;  /* FNV-1a over the bytes */
+    const unsigned char *p = (const unsigned char *)tl->times;
+    for (size_t i = 0; i < (size_t)tl->key_count * sizeof *tl->times; i++) h = (h ^ p[i]) * 1099511628211u;
+    return h;
+}
+
+/* keys (issue 17): the per-frame plan of an animation, built once here (the
+** binary .obonb loader decodes into the same JSON tree, so both reach this).
+** Bone value timelines with identical key times share an ob_bgroup: one span
+** search and one fraction per group per frame.  Members of a group are applied
+** together, so the bone values land in another order than the timelines'; that
+** is the same pose unless two timelines write the same bone value, and then
+** every timeline keeps a group of its own, in timeline order. */
+static void plan_animation(ob_loader *L, ob_animation_data *a)
+{
+    int32_t n = a->timeline_count, nb = 0, no = 0;
+    for (int32_t i = 0; i < n; i++) {
+        const ob_timeline *tl = &a->timelines[i];
+        if (bone_value_timeline(tl)) nb++;
+        else if (tl->key_count > 0 && tl->index >= 0 && tl->property != OB_P_UNKNOWN) no++;
+    }
+    a->others = ob_alloc(L, (size_t)no, sizeof *a->others);
+    for (int32_t i = 0; i < n; i++) {
+        const ob_timeline *tl = &a->timelines[i];
+        if (!bone_value_timeline(tl) && tl->key_count > 0 && tl->index >= 0 && tl->property != OB_P_UNKNOWN)
+            a->others[a->other_count++] = i;
+    }
+    if (nb == 0) return;
+
+    /* a bone value written twice (two timelines, one bone, one property)? */
+    int32_t *tl_of = ob_alloc(L, (size_t)nb, sizeof *tl_of), *group_of = ob_alloc(L, (size_t)nb, sizeof *group_of);
+    int32_t m = 0;
+    for (int32_t i = 0; i < n; i++)
+        if (bone_value_timeline(&a->timelines[i])) tl_of[m++] = i;
+    size_t cap = 16;
+    while (cap < 2 * (size_t)nb) cap *= 2;
+    int32_t *table = ob_alloc(L, cap, sizeof *table);  /* open addressing: 1 + slot, 0 empty */
+    int shared = 1;
+    for (int32_t j = 0; j < nb && shared; j++) {
+        const ob_timeline *tl = &a->timelines[tl_of[j]];
+        uint64_t key = (uint64_t)tl->index * 8 + (uint64_t)tl->property;
+        for (size_t h = (size_t)(key * 0x9E3779B97F4A7C15u >> 32) & (cap - 1);; h = (h + 1) & (cap - 1)) {
+            if (!table[h]) { table[h] = j + 1; break; }
+            const ob_timeline *o = &a->timelines[tl_of[table[h] - 1]];
+            if (o->index == tl->index && o->property == tl->property) { shared = 0; break; }
+        }
+    }
+
+    /* groups: by identical times (hashed), else one per timeline */
+    memset(table, 0, cap * sizeof *table);
+    int32_t *first_of = ob_alloc(L, (size_t)nb, sizeof *first_of), *count_of = ob_alloc(L, (size_t)nb, sizeof *count_of);
+    int32_t ng = 0;
+    for (int32_t j = 0; j < nb; j++) {
+        const ob_timeline *tl = &a->timelines[tl_of[j]];
+        int32_t g = -1;
+        if (shared)
+            for (size_t h = (size_t)(times_hash(tl) >> 7) & (cap - 1);; h = (h + 1) & (cap - 1)) {
+                if (!table[h]) { table[h] = ng + 1; break; }
+                if (same_times(&a->timelines[tl_of[first_of[table[h] - 1]]], tl)) { g = table[h] - 1; break; }
+            }
+        if (g < 0) {
+            g = ng++;
+            first_of[g] = j;
+            count_of[g] = 0;
+        }
+        group_of[j] = g;
+        count_of[g]++;
+    }
+
+    a->bgroups = ob_alloc(L, (size_t)ng, sizeof *a->bgroups);
+    a->bgroup_count = ng;
+    a->bchans = ob_alloc(L, (size_t)nb, sizeof *a->bchans);
+    a->bchan_count = nb;
+    size_t total = 0;
+    for (int32_t g = 0; g < ng; g++) {
+        const ob_timeline *tl = &a->timelines[tl_of[first_of[g]]];
+        ob_bgroup *G = &a->bgroups[g];
+        G->times = tl->times;
+        G->t_first = tl->times[0];
+        G->t_last = tl->times[tl->key_count - 1];
+        ob_bspan *spans = ob_alloc(L, (size_t)tl->key_count, sizeof *spans);
+        for (int32_t k = 0; k + 1 < tl->key_count; k++) {
+            double span = tl->times[k + 1] - tl->times[k];
+            /* §5 locate's (b.time − a.time) ‖ 1, inverted once */
+            spans[k] = (ob_bspan){tl->times[k], tl->times[k + 1], 1 / (span != 0 ? span : 1)};
+        }
+        G->spans = spans;
+        G->key_count = tl->key_count;
+        G->hint = tl->serial;
+        G->sorted = tl->sorted;
+        G->first = g > 0 ? a->bgroups[g - 1].first + count_of[g - 1] : 0;
+        G->count = 0;
+        total += (size_t)tl->key_count * (size_t)count_of[g];
+    }
+    ob_bkey *keys = ob_alloc(L, total, sizeof *keys);
+    for (int32_t g = 0; g < ng; g++) {
+        a->bgroups[g].keys = keys;
+        keys += (size_t)a->bgroups[g].key_count * (size_t)count_of[g];
+    }
+    for (int32_t j = 0; j < nb; j++) {  /* members in timeline order within a group */
+        ob_bgroup *G = &a->bgroups[group_of[j]];
+        const ob_timeline *tl = &a->timelines[tl_of[j]];
+        int32_t mi = G->count++;
+        a->bchans[G->first + mi] = (ob_bchan){pose_field(tl->property), tl->index, tl_of[j],
+                                              tl->property == OB_P_ROTATION};
+        ob_bkey *out = (ob_bkey *)G->keys;
+        for (int32_t k = 0; k < tl->key_count; k++) {
+            const ob_key *key = &tl->keys[k];
+            ob_bkey *b = &out[(size_t)k * (size_t)count_of[group_of[j]] + (size_t)mi];
+            b->v0 = key->v[0];
+            b->dv = k + 1 < tl->key_count ? tl->keys[k + 1].v[0] - key->v[0] : 0;  /* lerp's (b − a) */
+            b->kind = (int32_t)key->curve;
+            b->curve = key->curve == OB_CURVE_BEZIER_SPINE ? key->spine : key->c;
+            if (key->curve == OB_CURVE_STEPPED) {  /* v0 + (−0)·(+0) = v0, exactly */
+                b->kind = OB_BKEY_SPINE_FAST;
+                b->curve = ob_curve_fast_hold;
+                b->dv = -0.0;
+            }
+        }
+    }
+    /* the Spine curves' fast forms in one block, in the order frames read them */
+    size_t nfast = 0;
+    for (int32_t g = 0; g < ng; g++) {
+        const ob_bgroup *G = &a->bgroups[g];
+        for (size_t q = 0; q < (size_t)G->key_count * (size_t)G->count; q++)
+            nfast += G->keys[q].kind == OB_CURVE_BEZIER_SPINE && G->keys[q].curve;
+    }
+    double *fast = ob_alloc(L, nfast * OB_SPINE_FAST, sizeof *fast);
+    for (int32_t g = 0; g < ng; g++) {
+        const ob_bgroup *G = &a->bgroups[g];
+        for (size_t q = 0; q < (size_t)G->key_count * (size_t)G->count; q++) {
+            ob_bkey *b = (ob_bkey *)&G->keys[q];
+            if (b->kind != OB_CURVE_BEZIER_SPINE || !b->curve || !ob_curve_spine_fast(b->curve, fast)) continue;
+            b->kind = OB_BKEY_SPINE_FAST;  /* else the scan of its samples */
+            b->curve = fast;
+            fast += OB_SPINE_FAST;
+        }
+    }
+}
 
 static int cmp_i32(const void *a, const void *b)
 {
@@ -451,6 +628,7 @@ static void load_animation(ob_loader *L, const cJSON *o, ob_animation_data *a)
     a->length = a->duration > 0 ? a->duration : max_time;
     for (int32_t i = 0; i < a->timeline_count; i++)
         a->has_resets |= a->timelines[i].property == OB_P_RESET && a->timelines[i].index >= 0;
+    plan_animation(L, a);  /* keys (issue 17) */
 }
 
 void ob_load_animations(ob_loader *L, const cJSON *root)

@@ -48,6 +48,7 @@ double ob_animation_local_time(const ob_document *doc, const ob_animation_data *
     double d = anim->length;  /* §5.1 animationDuration */
     if (!(d > 0)) return 0;
     if (loop && doc->pose_model == OB_POSE_MODEL_SPINE) {  /* Spine: time % duration */
+        if (total >= 0 && total < d) return total;  /* fmod's result, without the call */
         double t = fmod(total, d);
         return t < 0 ? t + d : t;
     }
@@ -64,11 +65,10 @@ static inline double lerp(double a, double b, double t) { return a + (b - a) * t
 ** the binary search and a check of the previous call's span (or the next
 ** one: time moves forward a frame) give the same i.  Keys out of order
 ** (allowed, with a warning) always take the binary search, as written. */
-static int32_t find_span(const ob_timeline *tl, double time, int32_t *hint)
+static int32_t find_span_in(const double *times, int32_t n, int sorted, double time, int32_t *hint)
 {
-    const double *times = tl->times;
-    int32_t n = tl->key_count, h = *hint;
-    if (tl->sorted && h >= 0 && h < n - 1 && times[h] <= time) {
+    int32_t h = *hint;
+    if (sorted && h >= 0 && h < n - 1 && times[h] <= time) {
         if (time < times[h + 1]) return h;
         if (h + 2 < n && time < times[h + 2]) return *hint = h + 1;
     }
@@ -79,6 +79,11 @@ static int32_t find_span(const ob_timeline *tl, double time, int32_t *hint)
         else hi = mid;
     }
     return *hint = lo;
+}
+
+static int32_t find_span(const ob_timeline *tl, double time, int32_t *hint)
+{
+    return find_span_in(tl->times, tl->key_count, tl->sorted, time, hint);
 }
 
 /* §5 locate: the key pair around time.  Returns the left key index a; *lerp_t
@@ -99,7 +104,9 @@ static int32_t locate(const ob_instance *inst, const ob_timeline *tl, double tim
     const double *times = tl->times;
     double span = times[lo + 1] - times[lo];
     double f = (time - times[lo]) / (span != 0 ? span : 1);  /* (b.time − a.time) ‖ 1 */
-    *t = h->spine ? ob_curve_spine_sampled(h->spine, f) : ob_curve_eval(h->curve, k[lo].c, f);
+    *t = h->curve == OB_BKEY_SPINE_FAST ? ob_curve_spine_fast_eval(h->spine, f)
+       : h->spine                       ? ob_curve_spine_sampled(h->spine, f)
+                                        : ob_curve_eval(h->curve, k[lo].c, f);
     *interp = 1;
     return lo;
 }
@@ -171,35 +178,12 @@ static int into_keys(const ob_document *doc, const ob_mix_out *mo, int32_t chann
 
 /* ---- §5.1 per target -------------------------------------------------- */
 
-/* A timeline of one of the seven bone pose values: its sampled value depends
-** on the timeline and the time only. */
-static int bone_number(const ob_timeline *tl)
-{
-    return tl->target == OB_TL_BONE && tl->property >= OB_P_ROTATION && tl->property <= OB_P_SHEAR_Y;
-}
-
-/* §5.1 a bone pose value v (sampled) applied with alpha */
-static void apply_bone_value(ob_instance *inst, const ob_timeline *tl, double v, double alpha)
-{
-    ob_pose *p = &inst->local[tl->index];
-    if (tl->property == OB_P_ROTATION) {
-        /* §5.1: raw value at full weight, else lerpAngle (§4.4) the shortest way */
-        p->rotation = alpha >= 1 ? v : p->rotation + ob_wrap_deg(v - p->rotation) * alpha;
-        return;
-    }
-    double *dst = ob_pose_field(p, tl->property);
-    *dst = alpha >= 1 ? v : lerp(*dst, v, alpha);  /* §5.1 */
-}
-
+/* §5.1 bone timelines other than the seven pose values (those are applied
+** by apply_bone_groups): inherit, stepped, curves ignored */
 static void apply_bone(ob_instance *inst, const ob_timeline *tl, double time, double alpha)
 {
-    int32_t b = tl->index;
-    if (tl->property == OB_P_INHERIT) {  /* stepped, curves ignored */
-        if (alpha >= 0.5) inst->inherit[b] = (uint8_t)sample_step(inst, tl, time)->ref;
-        return;
-    }
-    if (!bone_number(tl)) return;
-    apply_bone_value(inst, tl, sample_number(inst, tl, time), alpha);
+    if (tl->property == OB_P_INHERIT && alpha >= 0.5)
+        inst->inherit[tl->index] = (uint8_t)sample_step(inst, tl, time)->ref;
 }
 
 static void apply_slot(ob_instance *inst, const ob_timeline *tl, double time, double alpha)
@@ -390,6 +374,84 @@ static void apply_timeline(ob_instance *inst, const ob_timeline *tl, double time
 
 /* ---- §5 applyAnimation ------------------------------------------------- */
 
+/* §5 a group's span at time (as locate): the fraction f of the left key's
+** span, or −1 for a key's value as is (at or before the first key, at or
+** after the last); the span's key is left in the group's key hint */
+static inline double group_fraction(const ob_instance *inst, const ob_bgroup *g, double time)
+{
+    if (time <= g->t_first || time >= g->t_last) return -1;
+    int32_t *hint = &inst->key_hint[g->hint], h = *hint;
+    if (g->sorted && h >= 0 && h < g->key_count - 1) {
+        const ob_bspan *s = &g->spans[h];  /* find_span's first check: most frames stay in the span */
+        if (s->t0 <= time && time < s->t1) return (time - s->t0) * s->inv;
+    }
+    int32_t lo = find_span_in(g->times, g->key_count, g->sorted, time, hint);
+    *hint = lo;
+    return (time - g->spans[lo].t0) * g->spans[lo].inv;  /* / ((b.time − a.time) ‖ 1), inverted at load */
+}
+
+/* §5 sampled number of one key's span at fraction f (locate + lerp): the
+** OpenBone bisection, exact curves and Spine curves whose samples do not
+** ascend */
+static double bkey_value_slow(const ob_bkey *k, double f)
+{
+    if (k->kind == OB_CURVE_BEZIER_SPINE) return k->v0 + k->dv * ob_curve_spine_sampled(k->curve, f);
+    return k->v0 + k->dv * ob_curve_eval((ob_curve_kind)k->kind, k->curve, f);
+}
+
+/* linear keys, then stepped and Spine curves (one form, ob_curve_spine_fast) */
+static inline double bkey_value(const ob_bkey *k, double f)
+{
+    if (k->kind == OB_CURVE_LINEAR) return k->v0 + k->dv * f;
+    if (__builtin_expect(k->kind == OB_BKEY_SPINE_FAST, 1))
+        return k->v0 + k->dv * ob_curve_spine_fast_eval(k->curve, f);
+    return bkey_value_slow(k, f);
+}
+
+/* §5.1 the bone value timelines, a group at a time: alpha ≥ 1 and no mix-out
+** (the common case) stores each sampled value; otherwise §5.1's
+** rules per timeline with its §5.1a alpha */
+static void apply_bone_groups(ob_instance *inst, const ob_animation_data *a, double time, double alpha,
+                              const ob_mix_out *mix_out)
+{
+    double *local = (double *)inst->local;  /* ob_pose: 7 doubles, field = index */
+    double *frac = inst->tl_values;         /* one per group (groups ≤ timelines) */
+    const ob_bchan *chans = a->bchans;
+    int plain = alpha >= 1 && !mix_out;
+    int32_t ng = a->bgroup_count;
+    /* pass 1: every group's span, independent searches the pipeline overlaps */
+    for (int32_t gi = 0; gi < ng; gi++) frac[gi] = group_fraction(inst, &a->bgroups[gi], time);
+    /* pass 2: the members */
+    for (int32_t gi = 0; gi < ng; gi++) {
+        const ob_bgroup *g = &a->bgroups[gi];
+        double f = frac[gi];
+        int interp = f >= 0;
+        int32_t k = interp ? inst->key_hint[g->hint] : time <= g->t_first ? 0 : g->key_count - 1;
+        int32_t m = g->count;
+        const ob_bkey *keys = g->keys + (size_t)k * (size_t)m;
+        const ob_bchan *c = chans + g->first;
+        if (plain) {
+            if (!interp)
+                for (int32_t j = 0; j < m; j++) local[7 * (size_t)c[j].bone + (size_t)c[j].field] = keys[j].v0;
+            else
+                for (int32_t j = 0; j < m; j++)
+                    local[7 * (size_t)c[j].bone + (size_t)c[j].field] = bkey_value(&keys[j], f);
+            continue;
+        }
+        for (int32_t j = 0; j < m; j++) {
+            double al = alpha;
+            /* §5.1a: a blending timeline that `into` doesn't key eases out */
+            if (mix_out && !into_keys(inst->doc, mix_out, a->timelines[c[j].timeline].channel)) al = mix_out->alpha;
+            if (!(al > 0)) continue;
+            double v = interp ? bkey_value(&keys[j], f) : keys[j].v0;
+            double *dst = &local[7 * (size_t)c[j].bone + (size_t)c[j].field];
+            if (al >= 1) *dst = v;
+            else if (c[j].rotation) *dst = *dst + ob_wrap_deg(v - *dst) * al;  /* §4.4 lerpAngle */
+            else *dst = lerp(*dst, v, al);  /* §5.1 */
+        }
+    }
+}
+
 void ob_animation_apply_filtered(ob_instance *inst, int32_t anim, double time, double alpha,
                                  const ob_mix_out *mix_out, int which)
 {
@@ -401,26 +463,18 @@ void ob_animation_apply_filtered(ob_instance *inst, int32_t anim, double time, d
         inst->has_animation_time = 1;
     }
     const ob_animation_data *a = &doc->animations[anim];
-    /* issue 17: the bone pose values first, in a loop of their own: each is a
-    ** key search and a curve look-up that depend on (timeline, time) only, so
-    ** consecutive ones overlap in the pipeline; then every timeline in order,
-    ** as before, the bone values taken from that pass (the same values) */
-    double *vals = inst->tl_values;
-    if (which & OB_APPLY_BONES)
-        for (int32_t i = 0; i < a->timeline_count; i++) {
-            const ob_timeline *tl = &a->timelines[i];
-            if (tl->key_count > 0 && tl->index >= 0 && bone_number(tl)) vals[i] = sample_number(inst, tl, time);
-        }
-    for (int32_t i = 0; i < a->timeline_count; i++) {
-        const ob_timeline *tl = &a->timelines[i];
-        if (tl->key_count <= 0 || tl->index < 0 || tl->property == OB_P_UNKNOWN) continue;
+    /* issue 17: the bone pose values first, grouped by key times (they write
+    ** the local pose only, which no other timeline reads or writes), then
+    ** every other timeline in order */
+    if (which & OB_APPLY_BONES) apply_bone_groups(inst, a, time, alpha, mix_out);
+    for (int32_t i = 0; i < a->other_count; i++) {
+        const ob_timeline *tl = &a->timelines[a->others[i]];
         if (!(which & (tl->target == OB_TL_BONE ? OB_APPLY_BONES : OB_APPLY_OTHERS))) continue;
         double al = alpha;
         /* §5.1a: a blending timeline that `into` doesn't key eases out */
         if (mix_out && blends(tl) && !into_keys(doc, mix_out, tl->channel)) al = mix_out->alpha;
         if (!(al > 0)) continue;
-        if (bone_number(tl)) apply_bone_value(inst, tl, vals[i], al);
-        else apply_timeline(inst, tl, time, al);
+        apply_timeline(inst, tl, time, al);
     }
 }
 
@@ -439,13 +493,23 @@ void ob_animation_apply(ob_instance *inst, int32_t anim, double time, double alp
 ** crosses a key more than OB_MAX_CROSSINGS times (a jump of many cycles, not
 ** playback) fires it for its first OB_MAX_CROSSINGS crossings only, so one
 ** call is O(1) per key whatever dt is (issue 21; NOTES §5.2). */
-static void crossed(double key, double d, double prev, double next, int loop, ob_key_fn fn, void *ctx, int32_t i)
+typedef struct cycles { double prev, next, d, c0, c1; int loop; } cycles;
+
+/* the cycle range of one call, shared by its keys (issue 17: two divisions
+** per call, not three per key) */
+static cycles crossing_span(double d, double prev, double next, int loop)
 {
-    if (!loop || !(d > 0)) {
-        if (prev < key && key <= next) fn(ctx, i);
-        return;
+    cycles s = {prev, next, d, 0, 0, loop && d > 0};
+    if (s.loop) {
+        s.c0 = floor(prev / d);
+        s.c1 = floor(next / d);
     }
-    double c = floor(prev / d), c1 = floor(next / d);
+    return s;
+}
+
+static void crossed_cycles(double key, const cycles *s, ob_key_fn fn, void *ctx, int32_t i)
+{
+    double prev = s->prev, next = s->next, d = s->d, c = s->c0, c1 = s->c1;
     double skip = floor((prev - key) / d) - 1;  /* t(skip) <= prev: so is every earlier cycle's */
     if (skip > c && skip * d + key <= prev) c = skip;
     int fired = 0, idle = 0;
@@ -462,24 +526,38 @@ static void crossed(double key, double d, double prev, double next, int loop, ob
     }
 }
 
+static inline void crossed(double key, const cycles *s, ob_key_fn fn, void *ctx, int32_t i)
+{
+    if (!s->loop) {
+        if (s->prev < key && key <= s->next) fn(ctx, i);
+    } else if (s->c0 == s->c1) {  /* one cycle (most advances): the walk would run once, no skip */
+        double t = s->c0 * s->d + key;
+        if (s->prev < t && t <= s->next) fn(ctx, i);
+    } else {
+        crossed_cycles(key, s, fn, ctx, i);
+    }
+}
+
 void ob_timeline_keys_between(const ob_animation_data *anim, const ob_timeline *tl, double prev, double next,
                               int loop, ob_key_fn fn, void *ctx)
 {
     if (next <= prev) return;
-    for (int32_t i = 0; i < tl->key_count; i++) crossed(tl->keys[i].time, anim->length, prev, next, loop, fn, ctx, i);
+    cycles s = crossing_span(anim->length, prev, next, loop);
+    for (int32_t i = 0; i < tl->key_count; i++) crossed(tl->keys[i].time, &s, fn, ctx, i);
 }
 
 void ob_events_between(const ob_animation_data *anim, double prev, double next, int loop, ob_key_fn fn, void *ctx)
 {
-    if (next <= prev) return;
+    if (next <= prev || anim->event_count == 0) return;
+    cycles s = crossing_span(anim->length, prev, next, loop);
     for (int32_t i = 0; i < anim->event_count; i++)
-        if (anim->events[i].event >= 0) crossed(anim->events[i].time, anim->length, prev, next, loop, fn, ctx, i);
+        if (anim->events[i].event >= 0) crossed(anim->events[i].time, &s, fn, ctx, i);
 }
 
 void ob_audio_keys_between(const ob_animation_data *anim, double prev, double next, int loop, ob_key_fn fn,
                            void *ctx)
 {
-    if (next <= prev) return;
-    for (int32_t i = 0; i < anim->audio_count; i++)
-        crossed(anim->audio[i].time, anim->length, prev, next, loop, fn, ctx, i);
+    if (next <= prev || anim->audio_count == 0) return;
+    cycles s = crossing_span(anim->length, prev, next, loop);
+    for (int32_t i = 0; i < anim->audio_count; i++) crossed(anim->audio[i].time, &s, fn, ctx, i);
 }
