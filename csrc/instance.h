@@ -73,6 +73,9 @@ struct ob_instance {
     int32_t *spine_cache;
     int32_t spine_cache_count, spine_cache_capacity;
     uint8_t *spine_sorted;       /* per bone: scratch of the cache's sort */
+    /* bones (issue 17): per bone, its parent (doc->bones[i].parent), packed
+    ** so the walk reads no document struct; after spine_cache in its allocation */
+    int32_t *spine_parent;
 
     /* keyed per-attachment slot state (§5.1 deform offsets, sequence frame):
     ** one entry per (slot, attachment name) that some timeline keys, with a

@@ -37,44 +37,65 @@ static inline ob_mat ob_mat_invert(ob_mat m)
     return (ob_mat){ia, ib, ic, id, -(ia * m.x + ib * m.y), -(ic * m.x + id * m.y)};
 }
 
-/* §4.1 localMatrix */
+/* §4.1 localMatrix, written (issue 17) with cos(θ + 90°) = −sin θ and
+** sin(θ + 90°) = cos θ: θx = (rotation + shearX)·π/180, θy = (rotation +
+** shearY)·π/180 and the matrix {cos θx·sx, −sin θy·sy; sin θx·sx, cos θy·sy}.
+** The same numbers as the spec's (rotation + 90 + shearY) angle up to the
+** rounding of the +90 (1e-16); a bone with shearX = shearY (nearly all) has
+** θx = θy bit for bit and needs one sin/cos instead of two (the trig pass). */
+static inline double ob_angle_x(const ob_pose *p) { return (p->rotation + p->shear_x) * OB_DEG; }
+static inline double ob_angle_y(const ob_pose *p) { return (p->rotation + p->shear_y) * OB_DEG; }
+
 static inline ob_mat ob_local_matrix(const ob_pose *p)
 {
-    double rx = (p->rotation + p->shear_x) * OB_DEG;
-    double ry = (p->rotation + 90 + p->shear_y) * OB_DEG;
     ob_v2d s, c;  /* both angles in one call of the runtime's trig (obtrig.h) */
-    ob_sincos_v2((ob_v2d){rx, ry}, &s, &c);
-    return (ob_mat){c[0] * p->scale_x, c[1] * p->scale_y, s[0] * p->scale_x, s[1] * p->scale_y, p->x, p->y};
+    ob_sincos_v2((ob_v2d){ob_angle_x(p), ob_angle_y(p)}, &s, &c);
+    return (ob_mat){c[0] * p->scale_x, -s[1] * p->scale_y, s[0] * p->scale_x, c[1] * p->scale_y, p->x, p->y};
 }
 
-/* The cosines and sines of one bone's last two localMatrix angles.  Most
+/* One bone's localMatrix trig, unscaled (a = cos θx, b = −sin θy, c = sin θx,
+** d = cos θy), under the bits of the three pose values it came from.  Most
 ** bones keep their angles from frame to frame (unkeyed, or keyed to the same
-** value), so ob_local_matrix_cached recomputes cos and sin only when an
-** angle's bits change: the result is the one ob_local_matrix gives. */
-typedef struct ob_trig { double rx, ry, cx, sx, cy, sy; } ob_trig;
+** value), so ob_local_matrix_cached recomputes only when one of rotation,
+** shearX, shearY changed bits: the result is the one ob_local_matrix gives. */
+typedef struct ob_trig { uint64_t rotation, shear_x, shear_y; double a, b, c, d; } ob_trig;
 
-static inline int ob_same_bits(double a, double b)
+/* a key no pose value is expected to carry (a signalling NaN's bits) */
+#define OB_TRIG_NEVER 0x7ff4b0e5b0e5b0e5ULL
+
+static inline uint64_t ob_bits(double v)
 {
-    uint64_t x, y;
-    memcpy(&x, &a, sizeof x);
-    memcpy(&y, &b, sizeof y);
-    return x == y;
+    uint64_t u;
+    memcpy(&u, &v, sizeof u);
+    return u;
 }
 
-/* The trig of one bone's localMatrix angles, recomputed when their bits
+static inline int ob_same_bits(double a, double b) { return ob_bits(a) == ob_bits(b); }
+
+static inline int ob_trig_current(const ob_pose *p, const ob_trig *t)
+{
+    return ((ob_bits(p->rotation) ^ t->rotation) | (ob_bits(p->shear_x) ^ t->shear_x) |
+            (ob_bits(p->shear_y) ^ t->shear_y)) == 0;
+}
+
+/* the entry's key and values from sin/cos of θx and θy */
+static inline void ob_trig_store(ob_trig *t, const ob_pose *p, double sx, double cx, double sy, double cy)
+{
+    *t = (ob_trig){ob_bits(p->rotation), ob_bits(p->shear_x), ob_bits(p->shear_y), cx, -sy, sx, cy};
+}
+
+/* The trig of one bone's localMatrix angles, recomputed when their inputs
 ** changed (both angles in one call of the runtime's trig, obtrig.h). */
-void ob_trig_set(ob_trig *t, double rx, double ry);  /* trig.c: the recompute, out of line */
+void ob_trig_set(ob_trig *t, const ob_pose *p);  /* trig.c: the recompute, out of line */
 static inline void ob_trig_update(const ob_pose *p, ob_trig *t)
 {
-    double rx = (p->rotation + p->shear_x) * OB_DEG;
-    double ry = (p->rotation + 90 + p->shear_y) * OB_DEG;
-    if (!ob_same_bits(rx, t->rx) || !ob_same_bits(ry, t->ry)) ob_trig_set(t, rx, ry);
+    if (!ob_trig_current(p, t)) ob_trig_set(t, p);
 }
 
 /* localMatrix from a trig entry that ob_trig_update made current */
 static inline ob_mat ob_local_matrix_trig(const ob_pose *p, const ob_trig *t)
 {
-    return (ob_mat){t->cx * p->scale_x, t->cy * p->scale_y, t->sx * p->scale_x, t->sy * p->scale_y, p->x, p->y};
+    return (ob_mat){t->a * p->scale_x, t->b * p->scale_y, t->c * p->scale_x, t->d * p->scale_y, p->x, p->y};
 }
 
 static inline ob_mat ob_local_matrix_cached(const ob_pose *p, ob_trig *t)

@@ -227,7 +227,8 @@ ob_instance *ob_instance_create(const ob_document *doc, ob_error *err)
 
     /* §3.3 identity for bones never posed */
     for (int32_t i = 0; i < nb; i++) inst->world[i] = ob_mat_identity();
-    for (int32_t i = 0; i < nb; i++) inst->trig[i] = (ob_trig){NAN, NAN, 0, 0, 0, 0};  /* never matches */
+    for (int32_t i = 0; i < nb; i++)  /* never matches */
+        inst->trig[i] = (ob_trig){OB_TRIG_NEVER, OB_TRIG_NEVER, OB_TRIG_NEVER, 0, 0, 0, 0};
     /* children lists, creation order (updateSubtree, §3.2) */
     for (int32_t i = 0; i < nb; i++)
         if (doc->bones[i].parent >= 0) inst->child_count[doc->bones[i].parent]++;
@@ -274,8 +275,10 @@ ob_instance *ob_instance_create(const ob_document *doc, ob_error *err)
     if (constraint_order(doc, inst->con_order) < 0) goto oom;
     if (doc->pose_model == OB_POSE_MODEL_SPINE) {
         inst->spine_cache_capacity = spine_cache_bound(inst);
-        inst->spine_cache = calloc((size_t)inst->spine_cache_capacity, sizeof *inst->spine_cache);
+        inst->spine_cache = calloc((size_t)inst->spine_cache_capacity + (size_t)nb, sizeof *inst->spine_cache);
         if (!inst->spine_cache) goto oom;
+        inst->spine_parent = inst->spine_cache + inst->spine_cache_capacity;  /* bones, issue 17 */
+        for (int32_t i = 0; i < nb; i++) inst->spine_parent[i] = doc->bones[i].parent;
     }
     if (build_keyed_tables(inst) < 0) goto oom;
     /* particles before the draw state: the draw list sizes its particle
@@ -733,7 +736,7 @@ void ob_bone_sync_now(ob_instance *inst, int32_t i)
 ** origin: this runtime has no skeleton placement) from the applied pose */
 void ob_bone_world_spine(ob_instance *inst, int32_t i)
 {
-    int32_t p = inst->doc->bones[i].parent;
+    int32_t p = inst->spine_parent[i];
     const ob_pose *ap = &inst->applied[i];
     int inherit = inst->inherit[i];
     if (p < 0 || inherit == OB_INHERIT_NORMAL || inherit == OB_INHERIT_ONLY_TRANSLATION) {
@@ -756,21 +759,32 @@ void ob_bone_world_spine(ob_instance *inst, int32_t i)
     case OB_INHERIT_NO_ROTATION_OR_REFLECTION: {
         /* spine-core 4.2: the parent's X axis and a perpendicular Y axis of
         ** length |det|/|X|, the local rotation taken back by the X angle */
-        double s = pa * pa + pc * pc, prx;
+        /* the local angles less the parent's X angle φ, spine-core's
+        ** (rotation + shear − prx)·π/180 with prx = atan2(pc, pa) in degrees,
+        ** by the angle-difference identities from the bone's localMatrix trig
+        ** (obmath.h, current after the trig pass) and cos φ, sin φ from the
+        ** parent's X axis: no atan2 and no sin/cos here (issue 17) */
+        double s = pa * pa + pc * pc, cf, sf;
         if (s > 0.0001) {
+            double r = sqrt(s);
+            cf = pa / r;
+            sf = pc / r;
             s = fabs(pa * pd - pb * pc) / s;
             pb = pc * s;
             pd = pa * s;
-            prx = ob_atan2(pc, pa) * OB_RAD;
         } else {
+            /* prx = 90 − atan2(pd, pb)·180/π: cos φ = sin atan2(pd, pb), sin φ = cos atan2(pd, pb) */
+            double r = sqrt(pb * pb + pd * pd);
+            cf = r > 0 ? pd / r : 0;
+            sf = r > 0 ? pb / r : copysign(1, pb);  /* atan2(±0, pb) is 0 or ±π */
             pa = 0;
             pc = 0;
-            prx = 90 - ob_atan2(pd, pb) * OB_RAD;
         }
-        double rx = (ap->rotation + ap->shear_x - prx) * OB_DEG;
-        double ry = (ap->rotation + ap->shear_y - prx + 90) * OB_DEG;
-        double la = ob_cos(rx) * ap->scale_x, lb = ob_cos(ry) * ap->scale_y;
-        double lc = ob_sin(rx) * ap->scale_x, ld = ob_sin(ry) * ap->scale_y;
+        ob_trig *t = &inst->trig[i];
+        ob_trig_update(ap, t);
+        /* t: a = cos θx, c = sin θx, b = −sin θy, d = cos θy */
+        double la = (t->a * cf + t->c * sf) * ap->scale_x, lc = (t->c * cf - t->a * sf) * ap->scale_x;
+        double lb = (t->b * cf + t->d * sf) * ap->scale_y, ld = (t->d * cf - t->b * sf) * ap->scale_y;
         w.a = pa * la - pb * lc;
         w.b = pa * lb - pb * ld;
         w.c = pc * la + pd * lc;
@@ -782,22 +796,42 @@ void ob_bone_world_spine(ob_instance *inst, int32_t i)
         /* spine-core 4.2: the local rotation mapped through the parent,
         ** normalised, and a perpendicular (flipped under reflection for
         ** noScale), then the local shear and scale */
-        double r = ap->rotation * OB_DEG, cs, sn;
-        ob_sincos(r, &sn, &cs);
-        double za = pa * cs + pb * sn, zc = pc * cs + pd * sn;
+        /* the rotation's and both shears' sin/cos in one call (θy as in
+        ** obmath.h's localMatrix, no +90) */
+        double cr, sr, la, lb, lc, ld;
+        if ((ob_bits(ap->shear_x) | ob_bits(ap->shear_y)) == 0) {
+            /* both shears +0 (nearly always): the rotation's sin/cos are the
+            ** bone's localMatrix trig (θx = (rotation + 0)·π/180), the shears'
+            ** are exactly 1 and 0 (what the kernel gives for 0) */
+            ob_trig *t = &inst->trig[i];
+            ob_trig_update(ap, t);
+            cr = t->a;
+            sr = t->c;
+            la = ap->scale_x;
+            lc = 0 * ap->scale_x;
+            lb = -0.0 * ap->scale_y;
+            ld = ap->scale_y;
+        } else {
+            ob_v4d ang = {ap->rotation * OB_DEG, ap->shear_x * OB_DEG, ap->shear_y * OB_DEG, 0}, sn, cs;
+            ob_sincos_v4p(&ang, &sn, &cs);
+            cr = cs[0];
+            sr = sn[0];
+            la = cs[1] * ap->scale_x;
+            lb = -sn[2] * ap->scale_y;
+            lc = sn[1] * ap->scale_x;
+            ld = cs[2] * ap->scale_y;
+        }
+        double za = pa * cr + pb * sr, zc = pc * cr + pd * sr;
         double s = sqrt(za * za + zc * zc);
         if (s > 0.00001) s = 1 / s;
         za *= s;
         zc *= s;
-        s = sqrt(za * za + zc * zc);
-        if (inherit == OB_INHERIT_NO_SCALE && pa * pd - pb * pc < 0) s = -s;
-        r = OB_PI / 2 + ob_atan2(zc, za);
-        double zc_, zs_;
-        ob_sincos(r, &zs_, &zc_);
-        double zb = zc_ * s, zd = zs_ * s;
-        double shx = ap->shear_x * OB_DEG, shy = (90 + ap->shear_y) * OB_DEG;
-        double la = ob_cos(shx) * ap->scale_x, lb = ob_cos(shy) * ap->scale_y;
-        double lc = ob_sin(shx) * ap->scale_x, ld = ob_sin(shy) * ap->scale_y;
+        /* spine-core: s = |z|, negated for noScale under reflection, then
+        ** zb = cos(π/2 + atan2(zc, za))·s and zd = sin(π/2 + atan2(zc, za))·s,
+        ** which are −zc·sign(s) and za·sign(s) (cos(π/2 + φ) = −sin φ = −zc/|z|,
+        ** sin(π/2 + φ) = cos φ = za/|z|): no atan2, no sin/cos (issue 17) */
+        int flip = inherit == OB_INHERIT_NO_SCALE && pa * pd - pb * pc < 0;
+        double zb = flip ? zc : -zc, zd = flip ? -za : za;
         w.a = za * la + zb * lc;
         w.b = za * lb + zb * ld;
         w.c = zc * la + zd * lc;
@@ -860,11 +894,11 @@ void ob_bone_applied_spine(ob_instance *inst, int32_t i)
             if (s > 0.00001) s = 1 / s;
             pa *= s;
             pc *= s;
-            s = sqrt(pa * pa + pc * pc);
-            if (inherit == OB_INHERIT_NO_SCALE && pid < 0) s = -s;
-            double r = OB_PI / 2 + ob_atan2(pc, pa);
-            pb = ob_cos(r) * s;
-            pd = ob_sin(r) * s;
+            /* spine-core: pb = cos(π/2 + atan2(pc, pa))·s, pd = sin(...)·s with
+            ** s = ±|(pa, pc)|: −pc·sign(s) and pa·sign(s), as in ob_bone_world_spine */
+            int flip = inherit == OB_INHERIT_NO_SCALE && pid < 0;
+            pb = flip ? pc : -pc;
+            pd = flip ? -pa : pa;
             pid = 1 / (pa * pd - pb * pc);
             ia = pd * pid;
             ib = pb * pid;
@@ -894,37 +928,61 @@ void ob_bone_applied_spine(ob_instance *inst, int32_t i)
 }
 
 /* The two-pass bone pipeline (issue 17), pass 1: the localMatrix trig of
-** every active bone whose angles changed, one independent kernel call per
-** bone in a loop of its own (they overlap in the pipeline, where a call
-** inside the world walk waits for the parent multiply).  Pass 2, the walk
-** in order, finds the trig current (ob_local_matrix_cached); a constraint
-** that moves a bone later recomputes that bone's entry. */
-OB_TRIG_CLONES static void bones_trig_pass(ob_instance *inst)
+** every active bone whose rotation or shears changed, in a loop of its own
+** (the kernel calls overlap there, where a call inside the world walk waits
+** for the parent multiply).  A bone with shearX = shearY (nearly all) needs
+** θx only (θy = θx bit for bit, obmath.h): those are listed without a branch
+** and their angles computed four at a time, two calls per step; a bone whose
+** shears differ is done on its own.  When copy is given, applied = copy is
+** done in the same loop.  Pass 2, the walk in order, finds the trig current
+** (ob_local_matrix_cached); a constraint that moves a bone later recomputes
+** that bone's entry. */
+OB_TRIG_CLONES static void bones_trig_pass(ob_instance *inst, const ob_pose *copy)
 {
     const int32_t nb = inst->doc->bone_count;
     const uint8_t *active = inst->bone_active;
-    int32_t *todo = inst->chain, n = 0;  /* scratch: the bones whose angles changed */
-    double *ang = inst->trig_scratch;    /* their rx, ry */
+    ob_pose *ap = inst->applied;
+    ob_trig *trig = inst->trig;
+    int32_t *todo = inst->chain, n = 0;  /* scratch: the bones listed */
+    double *ang = inst->trig_scratch;    /* 2 per bone: their θx */
     for (int32_t i = 0; i < nb; i++) {
-        if (!active[i]) continue;
-        const ob_pose *p = &inst->applied[i];
-        double rx = (p->rotation + p->shear_x) * OB_DEG;  /* as ob_trig_update */
-        double ry = (p->rotation + 90 + p->shear_y) * OB_DEG;
-        const ob_trig *t = &inst->trig[i];
-        if (ob_same_bits(rx, t->rx) && ob_same_bits(ry, t->ry)) continue;
-        ang[2 * n] = rx;
-        ang[2 * n + 1] = ry;
-        todo[n++] = i;
+        const ob_pose *p = copy ? &copy[i] : &ap[i];
+        if (copy) ap[i] = *p;
+        uint64_t kr = ob_bits(p->rotation), kx = ob_bits(p->shear_x), ky = ob_bits(p->shear_y);
+        const ob_trig *t = &trig[i];
+        int need = active[i] & (((kr ^ t->rotation) | (kx ^ t->shear_x) | (ky ^ t->shear_y)) != 0);
+        if (__builtin_expect(need & (kx != ky), 0)) {
+            ob_trig_set(&trig[i], p);
+            need = 0;
+        }
+        ang[n] = ob_angle_x(p);
+        todo[n] = i;
+        n += need;
     }
     int32_t k = 0;
-    for (; k + 2 <= n; k += 2) {  /* two bones per four-lane call */
-        ob_v4d x, s, c;
-        memcpy(&x, ang + 2 * k, sizeof x);
-        ob_sincos_v4p(&x, &s, &c);
-        inst->trig[todo[k]] = (ob_trig){x[0], x[1], c[0], s[0], c[1], s[1]};
-        inst->trig[todo[k + 1]] = (ob_trig){x[2], x[3], c[2], s[2], c[3], s[3]};
+    for (; k < n; k += 8) {
+        double pad[8];
+        const double *x8 = ang + k;
+        if (k + 8 > n) {  /* the last few, on zeros */
+            for (int l = 0; l < 8; l++) pad[l] = k + l < n ? ang[k + l] : 0;
+            x8 = pad;
+        }
+        ob_v4d x0, x1, s0, c0, s1, c1;
+        memcpy(&x0, x8, sizeof x0);
+        memcpy(&x1, x8 + 4, sizeof x1);
+        ob_sincos_v4p(&x0, &s0, &c0);
+        ob_sincos_v4p(&x1, &s1, &c1);
+        double s[8], c[8];
+        memcpy(s, &s0, sizeof s0);
+        memcpy(s + 4, &s1, sizeof s1);
+        memcpy(c, &c0, sizeof c0);
+        memcpy(c + 4, &c1, sizeof c1);
+        int m = n - k < 8 ? n - k : 8;
+        for (int l = 0; l < m; l++) {
+            int32_t i = todo[k + l];
+            ob_trig_store(&trig[i], &ap[i], s[l], c[l], s[l], c[l]);
+        }
     }
-    if (k < n) ob_trig_update(&inst->applied[todo[k]], &inst->trig[todo[k]]);
 }
 
 /* spine-core 4.2 Skeleton.updateWorldTransform: applied = local for every
@@ -932,9 +990,11 @@ OB_TRIG_CLONES static void bones_trig_pass(ob_instance *inst)
 static void spine_update_world_transform(ob_instance *inst)
 {
     const ob_document *doc = inst->doc;
-    memcpy(inst->applied, inst->local, (size_t)doc->bone_count * sizeof *inst->applied);
     inst->physics_pending = 0;  /* spine physics reads the clock (skeleton.time) */
+    const ob_pose *copy = inst->local;  /* applied = local: in the trig pass, without the layer */
     if (inst->layer) {
+        memcpy(inst->applied, inst->local, (size_t)doc->bone_count * sizeof *inst->applied);
+        copy = NULL;
         /* the instance layer (layer.c) on the applied pose before the constraints, as in
         ** the OpenBone pipeline; the worlds it reads come through the deferred updates
         ** (ob_bone_update_world: this model's formulas); the cache then recomputes all */
@@ -944,12 +1004,12 @@ static void spine_update_world_transform(ob_instance *inst)
         memset(inst->sync_pending, 0, (size_t)doc->bone_count);
         memset(inst->sync_pending_children, 0, (size_t)doc->bone_count * sizeof *inst->sync_pending_children);
     }
-    bones_trig_pass(inst);
-    const ob_bone_data *bones = doc->bones;
+    bones_trig_pass(inst, copy);
+    const int32_t *cache = inst->spine_cache, *parent = inst->spine_parent;
     for (int32_t k = 0; k < inst->spine_cache_count; k++) {
-        int32_t e = inst->spine_cache[k];
+        int32_t e = cache[k];
         if (e < 0) { ob_constraint_apply_spine(inst, -1 - e); continue; }
-        int32_t p = bones[e].parent;
+        int32_t p = parent[e];
         if (p >= 0 && inst->inherit[e] == OB_INHERIT_NORMAL) {  /* the common case, inline */
             const ob_pose *ap = &inst->applied[e];
             inst->world[e] = ob_mat_mul(inst->world[p], ob_local_matrix_cached(ap, &inst->trig[e]));
@@ -978,7 +1038,7 @@ void ob_instance_update_world_transform(ob_instance *inst)
         inst->stale[i] = 1;  /* boneWorld, deferred like updateSubtree: a bone a constraint
                              ** moves is computed once, after it moved, not before as well */
     }
-    bones_trig_pass(inst);  /* issue 17: pass 1 of the two-pass bone pipeline */
+    bones_trig_pass(inst, NULL);  /* issue 17: pass 1 of the two-pass bone pipeline */
     /* the instance layer (layer.c): host offsets, joint limits and reaches on
     ** the applied pose, after the rig's own animation, before the constraints */
     if (inst->layer) ob_layer_apply(inst);

@@ -3,11 +3,11 @@
 ** bits the scalar call gives. */
 #include "obmath.h"
 
-void ob_trig_set(ob_trig *t, double rx, double ry)
+void ob_trig_set(ob_trig *t, const ob_pose *p)
 {
     ob_v2d s, c;
-    ob_sincos_v2((ob_v2d){rx, ry}, &s, &c);
-    *t = (ob_trig){rx, ry, c[0], s[0], c[1], s[1]};
+    ob_sincos_v2((ob_v2d){ob_angle_x(p), ob_angle_y(p)}, &s, &c);
+    ob_trig_store(t, p, s[0], c[0], s[1], c[1]);
 }
 
 OB_TRIG_CLONES void ob_sincos_n(const double *x, double *s, double *c, int32_t n)
