@@ -2,6 +2,7 @@
 ** §7.2 setup-world cache, path and slider scratch, all sized here once) and
 ** the per-constraint dispatch called by updateWorldTransform (§3.2). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "constraints.h"
 
@@ -38,11 +39,30 @@ int ob_constraints_create(ob_instance *inst)
     s->path_points = calloc((size_t)nb + 2, sizeof *s->path_points);
     s->path_bones = calloc((size_t)nb + 1, sizeof *s->path_bones);
     s->spine_positions = calloc(3 * (size_t)nb + 5, sizeof *s->spine_positions);
+    s->path_bone_k = calloc((size_t)nb + 1, sizeof *s->path_bone_k);
+    s->path_trig = calloc(8 * (size_t)nb + 16, sizeof *s->path_trig);
+    s->path_kind = calloc((size_t)nb + 1, 1);
     s->saved_pose = calloc(nbones, sizeof *s->saved_pose);
     s->saved_inherit = calloc(nbones, 1);
     s->keyed_inherit = calloc(nbones, 1);
+    size_t nflags = 1;
+    for (int32_t c = 0; c < doc->constraint_count; c++)
+        nflags += doc->constraints[c].bone_count > 0 ? (size_t)doc->constraints[c].bone_count : 1;
+    s->applied_off = calloc(ncons, sizeof *s->applied_off);
+    s->applied_need = malloc(nflags);
+    s->applied_read = calloc(nbones, 1);
+    s->cache_seen = calloc(inst->spine_cache_capacity > 0 ? (size_t)inst->spine_cache_capacity : 1,
+                           sizeof *s->cache_seen);
+    s->cache_seen_count = -1;
+    if (!s->applied_off || !s->applied_need || !s->applied_read || !s->cache_seen) return -1;
+    memset(s->applied_need, 1, nflags);  /* until analysed: every applied pose computed */
+    s->applied_count = (int32_t)nflags;
+    for (int32_t c = 0, off = 0; c < doc->constraint_count; c++) {
+        s->applied_off[c] = off;
+        off += doc->constraints[c].bone_count > 0 ? doc->constraints[c].bone_count : 1;
+    }
     if (!s->physics || !s->spine_physics || !s->setup_world || !s->path_world || !s->path_vertices || !s->path_table ||
-        !s->path_lengths || !s->path_dist || !s->path_points || !s->path_bones || !s->spine_positions || !s->saved_pose ||
+        !s->path_lengths || !s->path_dist || !s->path_points || !s->path_bones || !s->spine_positions || !s->path_bone_k || !s->path_trig || !s->path_kind || !s->saved_pose ||
         !s->saved_inherit || !s->keyed_inherit)
         return -1;  /* freed by ob_constraints_free via ob_instance_free */
     setup_world(doc, s->setup_world);  /* §7.2: computed once and cached */
@@ -60,7 +80,9 @@ void ob_constraints_free(ob_instance *inst)
     free(s->physics); free(s->spine_physics); free(s->setup_world);
     free(s->path_world); free(s->path_vertices); free(s->path_table);
     free(s->path_lengths); free(s->path_dist); free(s->path_points); free(s->path_bones); free(s->spine_positions);
+    free(s->path_bone_k); free(s->path_trig); free(s->path_kind);
     free(s->saved_pose); free(s->saved_inherit); free(s->keyed_inherit);
+    free(s->applied_off); free(s->applied_need); free(s->applied_read); free(s->cache_seen);
     free(s);
     inst->cons = NULL;
 }
@@ -87,4 +109,76 @@ void ob_constraint_apply_spine(ob_instance *inst, int32_t c)
     case OB_CON_PATH: ob_apply_path_spine(inst, c); break;
     case OB_CON_PHYSICS: ob_apply_physics_spine(inst, c); break;
     }
+}
+
+/* issue 17 (cons): which updateAppliedTransform calls of the Spine pose
+** model can matter.  A constraint that edits worlds (transform in world
+** space, path, physics) re-derives each edited bone's applied pose; only
+** these read applied poses later in the update cache: a bone entry (its
+** world from its applied pose), IK (its first and last bones) and a local
+** transform constraint (its target and its bones).  Scanning the cache
+** backwards, a write is needed when some later entry reads that bone.  No
+** write is taken as overwriting another (a later writer may skip at run
+** time), so the flags are a superset of the needed ones.  Recomputed when
+** the cache differs from the one analysed (a skin change, a restored
+** snapshot): a compare of the cache per frame. */
+static void spine_applied_analyse(ob_instance *inst)
+{
+    const ob_document *doc = inst->doc;
+    ob_constraint_state *s = inst->cons;
+    memset(s->applied_read, 0, (size_t)doc->bone_count);
+    for (int32_t c = 0; c < doc->constraint_count; c++) {
+        const ob_constraint_data *cd = &doc->constraints[c];
+        memset(s->applied_need + s->applied_off[c], 0, cd->bone_count > 0 ? (size_t)cd->bone_count : 1);
+    }
+    for (int32_t k = inst->spine_cache_count - 1; k >= 0; k--) {
+        int32_t e = inst->spine_cache[k];
+        if (e >= 0) {
+            if (e < doc->bone_count) s->applied_read[e] = 1;
+            continue;
+        }
+        int32_t c = -1 - e;
+        if (c >= doc->constraint_count) continue;
+        const ob_constraint_data *cd = &doc->constraints[c];
+        uint8_t *need = s->applied_need + s->applied_off[c];
+        switch (cd->kind) {
+        case OB_CON_PHYSICS:
+            if (cd->bone >= 0) need[0] |= s->applied_read[cd->bone];
+            break;
+        case OB_CON_PATH:
+            for (int32_t j = 0; j < cd->bone_count; j++)
+                if (cd->bones[j] >= 0) need[j] |= s->applied_read[cd->bones[j]];
+            break;
+        case OB_CON_TRANSFORM:
+            if (cd->local) {  /* reads its target's and its bones' applied poses; writes none */
+                if (cd->target >= 0) s->applied_read[cd->target] = 1;
+                for (int32_t j = 0; j < cd->bone_count; j++)
+                    if (cd->bones[j] >= 0) s->applied_read[cd->bones[j]] = 1;
+            } else {
+                for (int32_t j = 0; j < cd->bone_count; j++)
+                    if (cd->bones[j] >= 0) need[j] |= s->applied_read[cd->bones[j]];
+            }
+            break;
+        case OB_CON_IK:  /* reads its bones' applied poses (every listed one: a superset) */
+            for (int32_t j = 0; j < cd->bone_count; j++)
+                if (cd->bones[j] >= 0) s->applied_read[cd->bones[j]] = 1;
+            break;
+        }
+    }
+}
+
+void ob_constraints_spine_frame(ob_instance *inst)
+{
+    ob_constraint_state *s = inst->cons;
+    int32_t n = inst->spine_cache_count;
+    if (n == s->cache_seen_count && memcmp(s->cache_seen, inst->spine_cache, (size_t)n * sizeof *s->cache_seen) == 0)
+        return;
+    if (n < 0 || n > inst->spine_cache_capacity) {  /* (never: the cache is bounded) every pose computed */
+        memset(s->applied_need, 1, (size_t)s->applied_count);
+        s->cache_seen_count = -1;
+        return;
+    }
+    spine_applied_analyse(inst);
+    memcpy(s->cache_seen, inst->spine_cache, (size_t)n * sizeof *s->cache_seen);
+    s->cache_seen_count = n;
 }

@@ -486,7 +486,10 @@ void ob_apply_path_spine(ob_instance *inst, int32_t c)
     int tangents = cd->rotate_mode == OB_ROT_TANGENT, scale = cd->rotate_mode == OB_ROT_CHAIN_SCALE;
     int32_t n = 0;
     for (int32_t k = 0; k < cd->bone_count; k++)
-        if (cd->bones[k] >= 0) st->path_bones[n++] = cd->bones[k];
+        if (cd->bones[k] >= 0) {
+            st->path_bone_k[n] = k;
+            st->path_bones[n++] = cd->bones[k];
+        }
     int32_t spaces_count = tangents ? n : n + 1;
     double *spaces = st->path_dist, *lengths = st->path_lengths, spacing = v[OB_CV_SPACING];
     /* spaces[i + 1] after bone i, from its world length setupLength·|X| (lengths, for chainScale):
@@ -535,6 +538,17 @@ void ob_apply_path_spine(ob_instance *inst, int32_t c)
         const ob_mat *p = &inst->world[doc->slots[slot].bone];
         offset_rotation *= p->a * p->d - p->b * p->c > 0 ? OB_DEG : -OB_DEG;
     }
+    /* issue 17: the bones in passes.  1, in order: translation, scale, the
+    ** angles' atan2 arguments, and in the chain mode the next bone's start:
+    ** the rotated tip length·(cos r·a − sin r·c, sin r·a + cos r·c) with
+    ** r = atan2(dy, dx) − atan2(c, a) is length·|(a, c)|/|(dx, dy)|·(dx, dy),
+    ** computed so (no trig in the chain; the trig form where that quotient
+    ** is not safe).  2: every atan2, two bones per four-lane call.  3: every
+    ** rotation's sin/cos, four bones per call.  4: the rotations.  Each bone's
+    ** values go through the same operations as one at a time. */
+    double *Y = st->path_trig, *X = Y + 2 * (size_t)n + 4, *A = X + 2 * (size_t)n + 4, *G = A + 2 * (size_t)n + 4;
+    uint8_t *kind = st->path_kind;  /* 0: r = θ − own, 1: r = G − own, 2: r = G, 3: no rotation */
+    int rotate = mix_rotate > 0;
     for (int32_t i = 0, p = 3; i < n; i++, p += 3) {
         int32_t b = st->path_bones[i];
         ob_mat *w = &inst->world[b];
@@ -551,24 +565,83 @@ void ob_apply_path_spine(ob_instance *inst, int32_t c)
         }
         bone_x = x;
         bone_y = y;
-        if (mix_rotate > 0) {
-            double a = w->a, cc = w->c, r;
-            double own;
-            if (tangents) r = positions[p - 1], own = ob_atan2(cc, a);
-            else if (spaces[i + 1] == 0) r = positions[p + 2], own = ob_atan2(cc, a);
-            else ob_atan2_2(dy, dx, cc, a, &r, &own);  /* issue 17: both in one call */
-            r -= own;
-            if (tip) {
-                /* the next bone starts at this one's rotated tip */
-                double cs, sn, length = doc->bones[b].length;
+        Y[2 * i] = 0;  /* (a lane not used) */
+        X[2 * i] = 1;
+        Y[2 * i + 1] = w->c;
+        X[2 * i + 1] = w->a;
+        if (!rotate) {
+            kind[i] = 3;
+            continue;
+        }
+        if (tangents || spaces[i + 1] == 0) {
+            kind[i] = 1;
+            G[i] = positions[tangents ? p - 1 : p + 2];
+        } else {
+            kind[i] = 0;
+            Y[2 * i] = dy;
+            X[2 * i] = dx;
+        }
+        if (tip) {
+            double a = w->a, cc = w->c, length = doc->bones[b].length;
+            double h2 = dx * dx + dy * dy, ac2 = a * a + cc * cc;
+            if (kind[i] == 0 && h2 > 1e-300 && h2 < 1e300 && ac2 < 1e300) {
+                double k = sqrt(ac2 / h2);
+                bone_x += (length * (k * dx) - dx) * mix_rotate;
+                bone_y += (length * (k * dy) - dy) * mix_rotate;
+            } else {  /* the trig form, as spine-core writes it */
+                double r, own, cs, sn;
+                if (kind[i] == 0) ob_atan2_2(dy, dx, cc, a, &r, &own);
+                else r = G[i], own = ob_atan2(cc, a);
+                r -= own;
                 ob_sincos(r, &sn, &cs);
                 bone_x += (length * (cs * a - sn * cc) - dx) * mix_rotate;
                 bone_y += (length * (sn * a + cs * cc) - dy) * mix_rotate;
-            } else {
-                r += offset_rotation;
+                kind[i] = 2;
+                G[i] = r;
             }
-            ob_mat_rotate(w, ob_wrap_pi(r) * mix_rotate);
         }
-        ob_bone_applied_spine(inst, b);
+    }
+    if (rotate) {
+        int32_t m = 2 * n;
+        for (int32_t j = m; j < m + 3; j++) Y[j] = 0, X[j] = 1;  /* the last call's spare lanes */
+        for (int32_t j = 0; j < m; j += 4) {
+            ob_v4d vy, vx, vr;
+            memcpy(&vy, Y + j, sizeof vy);
+            memcpy(&vx, X + j, sizeof vx);
+            ob_atan2_v4p(&vy, &vx, &vr);
+            memcpy(A + j, &vr, sizeof vr);
+        }
+        /* the rotation angles (into Y), then their sin/cos (into X and A) */
+        for (int32_t i = 0; i < n; i++) {
+            double r;
+            switch (kind[i]) {
+            case 0: r = A[2 * i] - A[2 * i + 1]; break;
+            case 1: r = G[i] - A[2 * i + 1]; break;
+            case 2: r = G[i]; break;
+            default: r = 0; break;
+            }
+            if (!tip) r += offset_rotation;
+            Y[i] = ob_wrap_pi(r) * mix_rotate;
+        }
+        for (int32_t j = n; j < n + 3; j++) Y[j] = 0;
+        for (int32_t j = 0; j < n; j += 4) {
+            ob_v4d vx, vs, vc;
+            memcpy(&vx, Y + j, sizeof vx);
+            ob_sincos_v4p(&vx, &vs, &vc);
+            memcpy(X + j, &vs, sizeof vs);
+            memcpy(A + j, &vc, sizeof vc);
+        }
+    }
+    for (int32_t i = 0; i < n; i++) {
+        int32_t b = st->path_bones[i];
+        if (kind[i] != 3) {  /* ob_mat_rotate with this sin/cos */
+            ob_mat *w = &inst->world[b];
+            double a = w->a, bb = w->b, cc = w->c, d = w->d, sn = X[i], cs = A[i];
+            w->a = cs * a - sn * cc;
+            w->b = cs * bb - sn * d;
+            w->c = sn * a + cs * cc;
+            w->d = sn * bb + cs * d;
+        }
+        ob_spine_applied_after(inst, c, st->path_bone_k[i], b);
     }
 }

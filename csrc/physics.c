@@ -219,22 +219,23 @@ void ob_apply_physics_spine(ob_instance *inst, int32_t c)
             if (y) bone->y += s->y_offset * mix * cd->py;
         }
         if (rotate_or_shear_x || scale_x) {
-            double ca = ob_atan2(bone->c, bone->a), cs, sn, mr = 0;
+            double ca, cs, sn, mr = 0;
             double dx = clamp_abs(s->cx - bone->x, qx), dy = clamp_abs(s->cy - bone->y, qy);
             if (rotate_or_shear_x) {
                 mr = (cd->protate + cd->pshear_x) * mix;
-                double r = ob_atan2(dy + s->ty, dx + s->tx) - ca - s->rotate_offset * mr;
+                double ta;
+                ob_atan2_2(bone->c, bone->a, dy + s->ty, dx + s->tx, &ca, &ta);  /* issue 17: one call */
+                double r = ta - ca - s->rotate_offset * mr;
                 s->rotate_offset += (r - ceil(r * (1 / (2 * OB_PI)) - 0.5) * (2 * OB_PI)) * i;
                 r = s->rotate_offset * mr + ca;
-                cs = ob_cos(r);
-                sn = ob_sin(r);
+                ob_sincos(r, &sn, &cs);
                 if (scale_x) {
                     r = l * sqrt(bone->a * bone->a + bone->c * bone->c);
                     if (r > 0) s->scale_offset += (dx * cs + dy * sn) * i / r;
                 }
             } else {
-                cs = ob_cos(ca);
-                sn = ob_sin(ca);
+                ca = ob_atan2(bone->c, bone->a);
+                ob_sincos(ca, &sn, &cs);
                 double r = l * sqrt(bone->a * bone->a + bone->c * bone->c);
                 if (r > 0) s->scale_offset += (dx * cs + dy * sn) * i / r;
             }
@@ -254,9 +255,7 @@ void ob_apply_physics_spine(ob_instance *inst, int32_t c)
                         s->rotate_offset += s->rotate_velocity * t;
                         s->rotate_velocity *= d;
                         if (a < t) break;
-                        double r = s->rotate_offset * mr + ca;
-                        cs = ob_cos(r);
-                        sn = ob_sin(r);
+                        ob_sincos(s->rotate_offset * mr + ca, &sn, &cs);
                     } else if (a < t) {
                         break;
                     }
@@ -271,25 +270,26 @@ void ob_apply_physics_spine(ob_instance *inst, int32_t c)
     if (rotate_or_shear_x) {
         double o = s->rotate_offset * mix, sn, cs, a;
         if (cd->pshear_x > 0) {
-            double r = 0;
             if (cd->protate > 0) {  /* the Y axis turns by the rotation only */
-                r = o * cd->protate;
-                sn = ob_sin(r);
-                cs = ob_cos(r);
+                double r = o * cd->protate;
+                ob_v2d vs, vc;  /* issue 17: both angles in one call (the bits of two) */
+                ob_sincos_v2((ob_v2d){r, r + o * cd->pshear_x}, &vs, &vc);
+                sn = vs[0];
+                cs = vc[0];
                 a = bone->b;
                 bone->b = cs * a - sn * bone->d;
                 bone->d = sn * a + cs * bone->d;
+                sn = vs[1];
+                cs = vc[1];
+            } else {
+                ob_sincos(0 + o * cd->pshear_x, &sn, &cs);  /* the X axis by rotation + shear */
             }
-            r += o * cd->pshear_x;  /* the X axis by rotation + shear */
-            sn = ob_sin(r);
-            cs = ob_cos(r);
             a = bone->a;
             bone->a = cs * a - sn * bone->c;
             bone->c = sn * a + cs * bone->c;
         } else {
             o *= cd->protate;
-            sn = ob_sin(o);
-            cs = ob_cos(o);
+            ob_sincos(o, &sn, &cs);
             a = bone->a;
             bone->a = cs * a - sn * bone->c;
             bone->c = sn * a + cs * bone->c;
@@ -305,7 +305,7 @@ void ob_apply_physics_spine(ob_instance *inst, int32_t c)
     }
     s->tx = l * bone->a;
     s->ty = l * bone->c;
-    ob_bone_applied_spine(inst, b);
+    ob_spine_applied_after(inst, c, 0, b);
 }
 
 typedef struct reset_ctx { ob_instance *inst; const ob_timeline *tl; } reset_ctx;

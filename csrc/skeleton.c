@@ -934,6 +934,7 @@ static void spine_update_world_transform(ob_instance *inst)
     const ob_document *doc = inst->doc;
     memcpy(inst->applied, inst->local, (size_t)doc->bone_count * sizeof *inst->applied);
     inst->physics_pending = 0;  /* spine physics reads the clock (skeleton.time) */
+    ob_constraints_spine_frame(inst);  /* issue 17 (cons): which applied poses are read */
     if (inst->layer) {
         /* the instance layer (layer.c) on the applied pose before the constraints, as in
         ** the OpenBone pipeline; the worlds it reads come through the deferred updates

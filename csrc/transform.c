@@ -146,8 +146,9 @@ typedef struct spine_mix { double rotate, x, y, scale_x, scale_y, shear_y; } spi
 /* spine-core 4.2 applyAbsoluteWorld / applyRelativeWorld: each bone's world
 ** edited toward the target's (relative: by the target's), then its applied
 ** pose taken from the world */
-static void spine_world(ob_instance *inst, const ob_constraint_data *cd, spine_mix m)
+static void spine_world(ob_instance *inst, int32_t c, spine_mix m)
 {
+    const ob_constraint_data *cd = &inst->doc->constraints[c];
     const ob_mat t = inst->world[cd->target];
     double ta = t.a, tb = t.b, tc = t.c, td = t.d;
     double deg_rad_reflect = ta * td - tb * tc > 0 ? OB_DEG : -OB_DEG;
@@ -212,7 +213,7 @@ static void spine_world(ob_instance *inst, const ob_constraint_data *cd, spine_m
             w->b = ob_cos(r) * s;
             w->d = ob_sin(r) * s;
         }
-        ob_bone_applied_spine(inst, bi);
+        ob_spine_applied_after(inst, c, k, bi);
     }
 }
 
@@ -259,5 +260,5 @@ void ob_apply_transform_spine(ob_instance *inst, int32_t c)
         (m.rotate == 0 && m.x == 0 && m.y == 0 && m.scale_x == 0 && m.scale_y == 0 && m.shear_y == 0))
         return;
     if (cd->local) spine_local(inst, cd, m);
-    else spine_world(inst, cd, m);
+    else spine_world(inst, c, m);
 }
