@@ -40,7 +40,7 @@ int ob_constraints_create(ob_instance *inst)
     s->path_bones = calloc((size_t)nb + 1, sizeof *s->path_bones);
     s->spine_positions = calloc(3 * (size_t)nb + 5, sizeof *s->spine_positions);
     s->path_bone_k = calloc((size_t)nb + 1, sizeof *s->path_bone_k);
-    s->path_trig = calloc(8 * (size_t)nb + 16, sizeof *s->path_trig);
+    s->path_trig = calloc(10 * ((size_t)nb + 4), sizeof *s->path_trig);
     s->path_kind = calloc((size_t)nb + 1, 1);
     s->saved_pose = calloc(nbones, sizeof *s->saved_pose);
     s->saved_inherit = calloc(nbones, 1);
@@ -54,7 +54,20 @@ int ob_constraints_create(ob_instance *inst)
     s->cache_seen = calloc(inst->spine_cache_capacity > 0 ? (size_t)inst->spine_cache_capacity : 1,
                            sizeof *s->cache_seen);
     s->cache_seen_count = -1;
-    if (!s->applied_off || !s->applied_need || !s->applied_read || !s->cache_seen) return -1;
+    s->path_unique = calloc(ncons, 1);
+    if (!s->applied_off || !s->applied_need || !s->applied_read || !s->cache_seen || !s->path_unique) return -1;
+    for (int32_t c = 0; c < doc->constraint_count; c++) {  /* applied_read: a scratch of bone marks here */
+        const ob_constraint_data *cd = &doc->constraints[c];
+        int unique = 1;
+        for (int32_t k = 0; k < cd->bone_count; k++)
+            if (cd->bones[k] >= 0 && cd->bones[k] < doc->bone_count) {
+                unique &= !s->applied_read[cd->bones[k]];
+                s->applied_read[cd->bones[k]] = 1;
+            }
+        for (int32_t k = 0; k < cd->bone_count; k++)
+            if (cd->bones[k] >= 0 && cd->bones[k] < doc->bone_count) s->applied_read[cd->bones[k]] = 0;
+        s->path_unique[c] = (uint8_t)unique;
+    }
     memset(s->applied_need, 1, nflags);  /* until analysed: every applied pose computed */
     s->applied_count = (int32_t)nflags;
     for (int32_t c = 0, off = 0; c < doc->constraint_count; c++) {
@@ -82,7 +95,7 @@ void ob_constraints_free(ob_instance *inst)
     free(s->path_lengths); free(s->path_dist); free(s->path_points); free(s->path_bones); free(s->spine_positions);
     free(s->path_bone_k); free(s->path_trig); free(s->path_kind);
     free(s->saved_pose); free(s->saved_inherit); free(s->keyed_inherit);
-    free(s->applied_off); free(s->applied_need); free(s->applied_read); free(s->cache_seen);
+    free(s->applied_off); free(s->applied_need); free(s->applied_read); free(s->cache_seen); free(s->path_unique);
     free(s);
     inst->cons = NULL;
 }

@@ -257,6 +257,30 @@ void ob_apply_path(ob_instance *inst, int32_t c)
 
 /* ---- the Spine pose model ---------------------------------------------- */
 
+/* issue 17: atan2 and sin/cos of n values, four lanes per call, the
+** arrays padded to a multiple of four (the bits of one at a time) */
+static void ob_atan2_4n(const double *y, const double *x, double *out, int32_t n)
+{
+    for (int32_t j = 0; j < n; j += 4) {
+        ob_v4d vy, vx, vr;
+        memcpy(&vy, y + j, sizeof vy);
+        memcpy(&vx, x + j, sizeof vx);
+        ob_atan2_v4p(&vy, &vx, &vr);
+        memcpy(out + j, &vr, sizeof vr);
+    }
+}
+
+static void ob_sincos_4n(const double *x, double *s, double *c, int32_t n)
+{
+    for (int32_t j = 0; j < n; j += 4) {
+        ob_v4d vx, vs, vc;
+        memcpy(&vx, x + j, sizeof vx);
+        ob_sincos_v4p(&vx, &vs, &vc);
+        memcpy(s + j, &vs, sizeof vs);
+        memcpy(c + j, &vc, sizeof vc);
+    }
+}
+
 /* spine-core 4.2 addBeforePosition / addAfterPosition: on the line through
 ** the path's first two points t[0..3] (last two), from the first (last) */
 static void spine_add_before(double p, const double *t, double *out)
@@ -313,6 +337,28 @@ static int32_t spine_find(const double *lengths, int32_t n, double *p, int32_t c
     }
 }
 
+/* spine_find over lengths computed here (sums of chord lengths: ascending,
+** or NaN from some index on): the first curve ≥ curve with p ≤ its length,
+** as the scan finds it, by bisection (issue 17: a closed path rescans from 0) */
+static int32_t spine_find_sorted(const double *lengths, int32_t n, double *p, int32_t curve)
+{
+    int32_t lo = curve, hi = n - 1;  /* the answer is in [lo, hi]: hi when no length ≥ p */
+    while (lo < hi) {
+        int32_t mid = lo + (hi - lo) / 2;
+        if (*p > lengths[mid]) lo = mid + 1;
+        else hi = mid;
+    }
+    return spine_find(lengths, n, p, lo);
+}
+
+/* two square roots (correctly rounded: the bits of sqrt) */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+static inline ob_v2d ob_v2_sqrt(ob_v2d v) { return (ob_v2d)_mm_sqrt_pd((__m128d)v); }
+#else
+static inline ob_v2d ob_v2_sqrt(ob_v2d v) { return (ob_v2d){sqrt(v[0]), sqrt(v[1])}; }
+#endif
+
 /* spine-core 4.2's forward differences of the cubic q over n equal steps
 ** (k1, k2, k3 = 3/n, 3/n², 6/n³ as spine-core writes them): the chord
 ** lengths summed on from start, each partial sum into ends[0..n−1] */
@@ -323,24 +369,37 @@ static double spine_steps(const double q[8], int n, double k1, double k2, double
     double dddfx = ((cx1 - cx2) * 3 - x1 + x2) * k3, dddfy = ((cy1 - cy2) * 3 - y1 + y2) * k3;
     double ddfx = tmpx * 2 + dddfx, ddfy = tmpy * 2 + dddfy;
     double dfx = (cx1 - x1) * k1 + tmpx + dddfx * 0.16666667, dfy = (cy1 - y1) * k1 + tmpy + dddfy * 0.16666667;
-    double len = start + sqrt(dfx * dfx + dfy * dfy);
-    ends[0] = len;
+    /* issue 17: the steps' differences first, their chord lengths two at a
+    ** time (sqrt is correctly rounded: the bits of one at a time), then the
+    ** sum in spine-core's order */
+    double fx[10], fy[10], len2[10];
+    fx[0] = dfx;
+    fy[0] = dfy;
     for (int i = 1; i < n - 2; i++) {
         dfx += ddfx;
         dfy += ddfy;
         ddfx += dddfx;
         ddfy += dddfy;
-        len += sqrt(dfx * dfx + dfy * dfy);
-        ends[i] = len;
+        fx[i] = dfx;
+        fy[i] = dfy;
     }
     dfx += ddfx;
     dfy += ddfy;
-    len += sqrt(dfx * dfx + dfy * dfy);
-    ends[n - 2] = len;
+    fx[n - 2] = dfx;
+    fy[n - 2] = dfy;
     dfx += ddfx + dddfx;
     dfy += ddfy + dddfy;
-    len += sqrt(dfx * dfx + dfy * dfy);
-    ends[n - 1] = len;
+    fx[n - 1] = dfx;
+    fy[n - 1] = dfy;
+    for (int i = 0; i < n; i += 2) {  /* n is even (4, 10) */
+        ob_v2d vx = ob_v2_load(fx + i), vy = ob_v2_load(fy + i);
+        ob_v2_store(len2 + i, ob_v2_sqrt(vx * vx + vy * vy));
+    }
+    double len = start;
+    for (int i = 0; i < n; i++) {
+        len += len2[i];
+        ends[i] = len;
+    }
     return len;
 }
 
@@ -445,7 +504,7 @@ static void spine_positions(ob_instance *inst, const ob_constraint_data *cd, con
             continue;
         }
         if (att->closed) curve = 0;
-        curve = spine_find(curves, curve_count, &p, curve);
+        curve = spine_find_sorted(curves, curve_count, &p, curve);
         if (curve != prev_curve) {  /* the curve's segment lengths, 10 forward-difference steps */
             prev_curve = curve;
             memcpy(q, world + curve * 6, sizeof q);
@@ -538,110 +597,114 @@ void ob_apply_path_spine(ob_instance *inst, int32_t c)
         const ob_mat *p = &inst->world[doc->slots[slot].bone];
         offset_rotation *= p->a * p->d - p->b * p->c > 0 ? OB_DEG : -OB_DEG;
     }
-    /* issue 17: the bones in passes.  1, in order: translation, scale, the
-    ** angles' atan2 arguments, and in the chain mode the next bone's start:
-    ** the rotated tip length·(cos r·a − sin r·c, sin r·a + cos r·c) with
-    ** r = atan2(dy, dx) − atan2(c, a) is length·|(a, c)|/|(dx, dy)|·(dx, dy),
-    ** computed so (no trig in the chain; the trig form where that quotient
-    ** is not safe).  2: every atan2, two bones per four-lane call.  3: every
-    ** rotation's sin/cos, four bones per call.  4: the rotations.  Each bone's
-    ** values go through the same operations as one at a time. */
-    double *Y = st->path_trig, *X = Y + 2 * (size_t)n + 4, *A = X + 2 * (size_t)n + 4, *G = A + 2 * (size_t)n + 4;
+    /* issue 17: the bones in passes, each bone's values through the same
+    ** operations as one at a time, the trig of independent angles four
+    ** lanes per call.  Only the chain mode links the bones (each starts at
+    ** the previous one's rotated tip): its angles that do not depend on the
+    ** chain (every own angle atan2(c, a): that mode never scales; r from a
+    ** path angle, with its sin/cos) come first, and on the chain the tip
+    ** length·(cos r·a − sin r·c, sin r·a + cos r·c) with r = atan2(dy, dx) −
+    ** atan2(c, a) is taken as length·|(a, c)|/|(dx, dy)|·(dx, dy), the same
+    ** vector without trig (the trig form where that quotient is not safe).
+    ** Then every remaining atan2, every rotation's sin/cos, the rotations. */
+    size_t stride = (size_t)n + 4;
+    double *TY = st->path_trig, *TX = TY + stride, *TH = TX + stride, *OY = TH + stride, *OX = OY + stride;
+    double *OWN = OX + stride, *G = OWN + stride, *S1 = G + stride, *C1 = S1 + stride, *ANG = C1 + stride;
     uint8_t *kind = st->path_kind;  /* 0: r = θ − own, 1: r = G − own, 2: r = G, 3: no rotation */
     int rotate = mix_rotate > 0;
-    for (int32_t i = 0, p = 3; i < n; i++, p += 3) {
-        int32_t b = st->path_bones[i];
-        ob_mat *w = &inst->world[b];
-        w->x += (bone_x - w->x) * mix_x;
-        w->y += (bone_y - w->y) * mix_y;
-        double x = positions[p], y = positions[p + 1], dx = x - bone_x, dy = y - bone_y;
-        if (scale) {
-            double length = lengths[i];
-            if (length != 0) {
-                double s = (sqrt(dx * dx + dy * dy) / length - 1) * mix_rotate + 1;
-                w->a *= s;
-                w->c *= s;
+    /* a bone listed twice must see its first rotation: then one bone per run */
+    int32_t run = st->path_unique[c] ? n : 1;
+    for (int32_t i0 = 0, i1; i0 < n; i0 = i1) {
+        i1 = i0 + run;
+        for (int32_t i = i0; i < i1; i++) {
+            const ob_mat *w = &inst->world[st->path_bones[i]];
+            OY[i] = w->c;
+            OX[i] = w->a;
+            TY[i] = 0;  /* (lanes not used: atan2(0, 1)) */
+            TX[i] = 1;
+            if (!rotate) kind[i] = 3;
+            else if (tangents || spaces[i + 1] == 0) {
+                kind[i] = 1;
+                G[i] = positions[tangents ? 3 * i + 2 : 3 * i + 5];
+            } else kind[i] = 0;
+        }
+        for (int32_t j = i1; j < i1 + 3; j++) OY[j] = 0, OX[j] = 1, TY[j] = 0, TX[j] = 1, ANG[j] = 0;
+        if (rotate && tip) {
+            ob_atan2_4n(OY + i0, OX + i0, OWN + i0, i1 - i0);
+            for (int32_t i = i0; i < i1; i++) ANG[i] = kind[i] == 1 ? G[i] - OWN[i] : 0;
+            ob_sincos_4n(ANG + i0, S1 + i0, C1 + i0, i1 - i0);
+        }
+        for (int32_t i = i0, p = 3 + 3 * i0; i < i1; i++, p += 3) {
+            int32_t b = st->path_bones[i];
+            ob_mat *w = &inst->world[b];
+            w->x += (bone_x - w->x) * mix_x;
+            w->y += (bone_y - w->y) * mix_y;
+            double x = positions[p], y = positions[p + 1], dx = x - bone_x, dy = y - bone_y;
+            if (scale) {
+                double length = lengths[i];
+                if (length != 0) {
+                    double s = (sqrt(dx * dx + dy * dy) / length - 1) * mix_rotate + 1;
+                    w->a *= s;
+                    w->c *= s;
+                    OY[i] = w->c;
+                    OX[i] = w->a;
+                }
             }
-        }
-        bone_x = x;
-        bone_y = y;
-        Y[2 * i] = 0;  /* (a lane not used) */
-        X[2 * i] = 1;
-        Y[2 * i + 1] = w->c;
-        X[2 * i + 1] = w->a;
-        if (!rotate) {
-            kind[i] = 3;
-            continue;
-        }
-        if (tangents || spaces[i + 1] == 0) {
-            kind[i] = 1;
-            G[i] = positions[tangents ? p - 1 : p + 2];
-        } else {
-            kind[i] = 0;
-            Y[2 * i] = dy;
-            X[2 * i] = dx;
-        }
-        if (tip) {
-            double a = w->a, cc = w->c, length = doc->bones[b].length;
-            double h2 = dx * dx + dy * dy, ac2 = a * a + cc * cc;
-            if (kind[i] == 0 && h2 > 1e-300 && h2 < 1e300 && ac2 < 1e300) {
-                double k = sqrt(ac2 / h2);
-                bone_x += (length * (k * dx) - dx) * mix_rotate;
-                bone_y += (length * (k * dy) - dy) * mix_rotate;
-            } else {  /* the trig form, as spine-core writes it */
-                double r, own, cs, sn;
-                if (kind[i] == 0) ob_atan2_2(dy, dx, cc, a, &r, &own);
-                else r = G[i], own = ob_atan2(cc, a);
-                r -= own;
-                ob_sincos(r, &sn, &cs);
+            bone_x = x;
+            bone_y = y;
+            if (kind[i] == 0) {
+                TY[i] = dy;
+                TX[i] = dx;
+            }
+            if (tip && rotate) {
+                double a = w->a, cc = w->c, length = doc->bones[b].length, cs, sn;
+                double h2 = dx * dx + dy * dy, ac2 = a * a + cc * cc;
+                if (kind[i] == 1) {
+                    cs = C1[i];
+                    sn = S1[i];
+                } else if (h2 > 1e-300 && h2 < 1e300 && ac2 < 1e300) {
+                    double k = sqrt(ac2 / h2);
+                    bone_x += (length * (k * dx) - dx) * mix_rotate;
+                    bone_y += (length * (k * dy) - dy) * mix_rotate;
+                    continue;
+                } else {  /* the trig form */
+                    double r, own;
+                    ob_atan2_2(dy, dx, cc, a, &r, &own);
+                    r -= own;
+                    ob_sincos(r, &sn, &cs);
+                    kind[i] = 2;
+                    G[i] = r;
+                }
                 bone_x += (length * (cs * a - sn * cc) - dx) * mix_rotate;
                 bone_y += (length * (sn * a + cs * cc) - dy) * mix_rotate;
-                kind[i] = 2;
-                G[i] = r;
             }
         }
-    }
-    if (rotate) {
-        int32_t m = 2 * n;
-        for (int32_t j = m; j < m + 3; j++) Y[j] = 0, X[j] = 1;  /* the last call's spare lanes */
-        for (int32_t j = 0; j < m; j += 4) {
-            ob_v4d vy, vx, vr;
-            memcpy(&vy, Y + j, sizeof vy);
-            memcpy(&vx, X + j, sizeof vx);
-            ob_atan2_v4p(&vy, &vx, &vr);
-            memcpy(A + j, &vr, sizeof vr);
-        }
-        /* the rotation angles (into Y), then their sin/cos (into X and A) */
-        for (int32_t i = 0; i < n; i++) {
-            double r;
-            switch (kind[i]) {
-            case 0: r = A[2 * i] - A[2 * i + 1]; break;
-            case 1: r = G[i] - A[2 * i + 1]; break;
-            case 2: r = G[i]; break;
-            default: r = 0; break;
+        if (rotate) {
+            ob_atan2_4n(TY + i0, TX + i0, TH + i0, i1 - i0);
+            if (!tip) ob_atan2_4n(OY + i0, OX + i0, OWN + i0, i1 - i0);
+            for (int32_t i = i0; i < i1; i++) {
+                double r;
+                switch (kind[i]) {
+                case 0: r = TH[i] - OWN[i]; break;
+                case 1: r = G[i] - OWN[i]; break;
+                default: r = G[i]; break;
+                }
+                if (!tip) r += offset_rotation;
+                ANG[i] = ob_wrap_pi(r) * mix_rotate;
             }
-            if (!tip) r += offset_rotation;
-            Y[i] = ob_wrap_pi(r) * mix_rotate;
+            ob_sincos_4n(ANG + i0, S1 + i0, C1 + i0, i1 - i0);
         }
-        for (int32_t j = n; j < n + 3; j++) Y[j] = 0;
-        for (int32_t j = 0; j < n; j += 4) {
-            ob_v4d vx, vs, vc;
-            memcpy(&vx, Y + j, sizeof vx);
-            ob_sincos_v4p(&vx, &vs, &vc);
-            memcpy(X + j, &vs, sizeof vs);
-            memcpy(A + j, &vc, sizeof vc);
+        for (int32_t i = i0; i < i1; i++) {
+            int32_t b = st->path_bones[i];
+            if (rotate) {  /* ob_mat_rotate with this sin/cos */
+                ob_mat *w = &inst->world[b];
+                double a = w->a, bb = w->b, cc = w->c, d = w->d, sn = S1[i], cs = C1[i];
+                w->a = cs * a - sn * cc;
+                w->b = cs * bb - sn * d;
+                w->c = sn * a + cs * cc;
+                w->d = sn * bb + cs * d;
+            }
+            ob_spine_applied_after(inst, c, st->path_bone_k[i], b);
         }
-    }
-    for (int32_t i = 0; i < n; i++) {
-        int32_t b = st->path_bones[i];
-        if (kind[i] != 3) {  /* ob_mat_rotate with this sin/cos */
-            ob_mat *w = &inst->world[b];
-            double a = w->a, bb = w->b, cc = w->c, d = w->d, sn = X[i], cs = A[i];
-            w->a = cs * a - sn * cc;
-            w->b = cs * bb - sn * d;
-            w->c = sn * a + cs * cc;
-            w->d = sn * bb + cs * d;
-        }
-        ob_spine_applied_after(inst, c, st->path_bone_k[i], b);
     }
 }
