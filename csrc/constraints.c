@@ -40,7 +40,7 @@ int ob_constraints_create(ob_instance *inst)
     s->path_bones = calloc((size_t)nb + 1, sizeof *s->path_bones);
     s->spine_positions = calloc(3 * (size_t)nb + 5, sizeof *s->spine_positions);
     s->path_bone_k = calloc((size_t)nb + 1, sizeof *s->path_bone_k);
-    s->path_trig = calloc(10 * ((size_t)nb + 4), sizeof *s->path_trig);
+    s->path_trig = calloc(12 * ((size_t)nb + 4), sizeof *s->path_trig);
     s->path_kind = calloc((size_t)nb + 1, 1);
     s->saved_pose = calloc(nbones, sizeof *s->saved_pose);
     s->saved_inherit = calloc(nbones, 1);

@@ -48,7 +48,7 @@ typedef struct ob_constraint_state {
     ob_path_point *path_points;  /* bones + 1 */
     int32_t *path_bones;         /* per listed bone (existing ones) */
     int32_t *path_bone_k;        /* the Spine pose model: each one's index in the constraint's list */
-    double *path_trig;           /* its batched trig: 10 arrays of bones + 4 */
+    double *path_trig;           /* its batched trig: 12 arrays of bones + 4 */
     uint8_t *path_kind;          /* per bone: how its rotation angle is made (path.c) */
     uint8_t *path_unique;        /* per constraint: no bone listed twice (path.c's passes) */
     double *spine_positions;     /* the Spine pose model's path: 3 per bone + 5 */

@@ -337,28 +337,6 @@ static int32_t spine_find(const double *lengths, int32_t n, double *p, int32_t c
     }
 }
 
-/* spine_find over lengths computed here (sums of chord lengths: ascending,
-** or NaN from some index on): the first curve ≥ curve with p ≤ its length,
-** as the scan finds it, by bisection (issue 17: a closed path rescans from 0) */
-static int32_t spine_find_sorted(const double *lengths, int32_t n, double *p, int32_t curve)
-{
-    int32_t lo = curve, hi = n - 1;  /* the answer is in [lo, hi]: hi when no length ≥ p */
-    while (lo < hi) {
-        int32_t mid = lo + (hi - lo) / 2;
-        if (*p > lengths[mid]) lo = mid + 1;
-        else hi = mid;
-    }
-    return spine_find(lengths, n, p, lo);
-}
-
-/* two square roots (correctly rounded: the bits of sqrt) */
-#if defined(__SSE2__)
-#include <emmintrin.h>
-static inline ob_v2d ob_v2_sqrt(ob_v2d v) { return (ob_v2d)_mm_sqrt_pd((__m128d)v); }
-#else
-static inline ob_v2d ob_v2_sqrt(ob_v2d v) { return (ob_v2d){sqrt(v[0]), sqrt(v[1])}; }
-#endif
-
 /* spine-core 4.2's forward differences of the cubic q over n equal steps
 ** (k1, k2, k3 = 3/n, 3/n², 6/n³ as spine-core writes them): the chord
 ** lengths summed on from start, each partial sum into ends[0..n−1] */
@@ -369,37 +347,24 @@ static double spine_steps(const double q[8], int n, double k1, double k2, double
     double dddfx = ((cx1 - cx2) * 3 - x1 + x2) * k3, dddfy = ((cy1 - cy2) * 3 - y1 + y2) * k3;
     double ddfx = tmpx * 2 + dddfx, ddfy = tmpy * 2 + dddfy;
     double dfx = (cx1 - x1) * k1 + tmpx + dddfx * 0.16666667, dfy = (cy1 - y1) * k1 + tmpy + dddfy * 0.16666667;
-    /* issue 17: the steps' differences first, their chord lengths two at a
-    ** time (sqrt is correctly rounded: the bits of one at a time), then the
-    ** sum in spine-core's order */
-    double fx[10], fy[10], len2[10];
-    fx[0] = dfx;
-    fy[0] = dfy;
+    double len = start + sqrt(dfx * dfx + dfy * dfy);
+    ends[0] = len;
     for (int i = 1; i < n - 2; i++) {
         dfx += ddfx;
         dfy += ddfy;
         ddfx += dddfx;
         ddfy += dddfy;
-        fx[i] = dfx;
-        fy[i] = dfy;
+        len += sqrt(dfx * dfx + dfy * dfy);
+        ends[i] = len;
     }
     dfx += ddfx;
     dfy += ddfy;
-    fx[n - 2] = dfx;
-    fy[n - 2] = dfy;
+    len += sqrt(dfx * dfx + dfy * dfy);
+    ends[n - 2] = len;
     dfx += ddfx + dddfx;
     dfy += ddfy + dddfy;
-    fx[n - 1] = dfx;
-    fy[n - 1] = dfy;
-    for (int i = 0; i < n; i += 2) {  /* n is even (4, 10) */
-        ob_v2d vx = ob_v2_load(fx + i), vy = ob_v2_load(fy + i);
-        ob_v2_store(len2 + i, ob_v2_sqrt(vx * vx + vy * vy));
-    }
-    double len = start;
-    for (int i = 0; i < n; i++) {
-        len += len2[i];
-        ends[i] = len;
-    }
+    len += sqrt(dfx * dfx + dfy * dfy);
+    ends[n - 1] = len;
     return len;
 }
 
@@ -503,8 +468,11 @@ static void spine_positions(ob_instance *inst, const ob_constraint_data *cd, con
             spine_add_after(p - path_length, world + vl - 4, out + o);
             continue;
         }
-        if (att->closed) curve = 0;
-        curve = spine_find_sorted(curves, curve_count, &p, curve);
+        /* a closed path scans from the first curve (positions wrap); from the
+        ** last one found instead when p is past the curve before it (the
+        ** lengths ascend: the scan would pass over those), the same curve */
+        if (att->closed && !(curve > 0 && p > curves[curve - 1])) curve = 0;
+        curve = spine_find(curves, curve_count, &p, curve);
         if (curve != prev_curve) {  /* the curve's segment lengths, 10 forward-difference steps */
             prev_curve = curve;
             memcpy(q, world + curve * 6, sizeof q);
@@ -597,25 +565,31 @@ void ob_apply_path_spine(ob_instance *inst, int32_t c)
         const ob_mat *p = &inst->world[doc->slots[slot].bone];
         offset_rotation *= p->a * p->d - p->b * p->c > 0 ? OB_DEG : -OB_DEG;
     }
-    /* issue 17: the bones in passes, each bone's values through the same
-    ** operations as one at a time, the trig of independent angles four
+    /* issue 17: the bones in passes, the trig of independent angles four
     ** lanes per call.  Only the chain mode links the bones (each starts at
-    ** the previous one's rotated tip): its angles that do not depend on the
-    ** chain (every own angle atan2(c, a): that mode never scales; r from a
-    ** path angle, with its sin/cos) come first, and on the chain the tip
-    ** length·(cos r·a − sin r·c, sin r·a + cos r·c) with r = atan2(dy, dx) −
-    ** atan2(c, a) is taken as length·|(a, c)|/|(dx, dy)|·(dx, dy), the same
-    ** vector without trig (the trig form where that quotient is not safe).
-    ** Then every remaining atan2, every rotation's sin/cos, the rotations. */
+    ** the previous one's rotated tip), and only through its start: its
+    ** angles from the path (r = G − atan2(c, a), G a path angle) come first,
+    ** with their sin/cos.  On the chain, with r = θ − o, θ = atan2(dy, dx),
+    ** o = atan2(c, a): the tip length·(cos r·a − sin r·c, sin r·a + cos r·c)
+    ** is length·|(a, c)|/|(dx, dy)|·(dx, dy), and at mix 1 the rotation's
+    ** cos r, sin r are (dx·a + dy·c, dy·a − dx·c)/(|(dx, dy)|·|(a, c)|)
+    ** (turned by the offset's, a sin/cos per constraint): the same vectors
+    ** without trig, to a few ulp (the trig form where a norm is 0 or huge).
+    ** Then the atan2 and sin/cos that remain, the rotations. */
     size_t stride = (size_t)n + 4;
     double *TY = st->path_trig, *TX = TY + stride, *TH = TX + stride, *OY = TH + stride, *OX = OY + stride;
     double *OWN = OX + stride, *G = OWN + stride, *S1 = G + stride, *C1 = S1 + stride, *ANG = C1 + stride;
-    uint8_t *kind = st->path_kind;  /* 0: r = θ − own, 1: r = G − own, 2: r = G, 3: no rotation */
-    int rotate = mix_rotate > 0;
+    double *S2 = ANG + stride, *C2 = S2 + stride;
+    /* kind: 0 r = θ − o, 1 r = G − o, 2 r = G, 3 no rotation, 4 cos r, sin r in C1, S1 */
+    uint8_t *kind = st->path_kind;
+    int rotate = mix_rotate > 0, exact_mix = mix_rotate == 1;
+    double off_s = 0, off_c = 1;
+    if (rotate && exact_mix && !tip && offset_rotation != 0) ob_sincos(offset_rotation, &off_s, &off_c);
     /* a bone listed twice must see its first rotation: then one bone per run */
     int32_t run = st->path_unique[c] ? n : 1;
     for (int32_t i0 = 0, i1; i0 < n; i0 = i1) {
         i1 = i0 + run;
+        int any_path_angle = 0, any_trig = 0;
         for (int32_t i = i0; i < i1; i++) {
             const ob_mat *w = &inst->world[st->path_bones[i]];
             OY[i] = w->c;
@@ -626,10 +600,11 @@ void ob_apply_path_spine(ob_instance *inst, int32_t c)
             else if (tangents || spaces[i + 1] == 0) {
                 kind[i] = 1;
                 G[i] = positions[tangents ? 3 * i + 2 : 3 * i + 5];
+                any_path_angle = 1;
             } else kind[i] = 0;
         }
         for (int32_t j = i1; j < i1 + 3; j++) OY[j] = 0, OX[j] = 1, TY[j] = 0, TX[j] = 1, ANG[j] = 0;
-        if (rotate && tip) {
+        if (tip && any_path_angle) {
             ob_atan2_4n(OY + i0, OX + i0, OWN + i0, i1 - i0);
             for (int32_t i = i0; i < i1; i++) ANG[i] = kind[i] == 1 ? G[i] - OWN[i] : 0;
             ob_sincos_4n(ANG + i0, S1 + i0, C1 + i0, i1 - i0);
@@ -652,53 +627,74 @@ void ob_apply_path_spine(ob_instance *inst, int32_t c)
             }
             bone_x = x;
             bone_y = y;
+            if (kind[i] == 3) continue;
+            double a = w->a, cc = w->c, cs, sn;
             if (kind[i] == 0) {
                 TY[i] = dy;
                 TX[i] = dx;
-            }
-            if (tip && rotate) {
-                double a = w->a, cc = w->c, length = doc->bones[b].length, cs, sn;
                 double h2 = dx * dx + dy * dy, ac2 = a * a + cc * cc;
-                if (kind[i] == 1) {
-                    cs = C1[i];
-                    sn = S1[i];
-                } else if (h2 > 1e-300 && h2 < 1e300 && ac2 < 1e300) {
-                    double k = sqrt(ac2 / h2);
-                    bone_x += (length * (k * dx) - dx) * mix_rotate;
-                    bone_y += (length * (k * dy) - dy) * mix_rotate;
+                if (h2 > 1e-300 && h2 < 1e300 && ac2 > 1e-300 && ac2 < 1e300) {
+                    double h = sqrt(h2), na = sqrt(ac2);
+                    if (exact_mix) {
+                        double q = h * na;
+                        cs = (dx * a + dy * cc) / q;
+                        sn = (dy * a - dx * cc) / q;
+                        C1[i] = cs * off_c - sn * off_s;
+                        S1[i] = sn * off_c + cs * off_s;
+                        kind[i] = 4;
+                    } else {
+                        any_trig = 1;
+                    }
+                    if (tip) {
+                        double k = na / h, length = doc->bones[b].length;
+                        bone_x += (length * (k * dx) - dx) * mix_rotate;
+                        bone_y += (length * (k * dy) - dy) * mix_rotate;
+                    }
                     continue;
-                } else {  /* the trig form */
-                    double r, own;
-                    ob_atan2_2(dy, dx, cc, a, &r, &own);
-                    r -= own;
-                    ob_sincos(r, &sn, &cs);
-                    kind[i] = 2;
-                    G[i] = r;
                 }
-                bone_x += (length * (cs * a - sn * cc) - dx) * mix_rotate;
-                bone_y += (length * (sn * a + cs * cc) - dy) * mix_rotate;
+                if (!tip) {
+                    any_trig = 1;
+                    continue;
+                }
+                double r, own;  /* the trig form */
+                ob_atan2_2(dy, dx, cc, a, &r, &own);
+                r -= own;
+                ob_sincos(r, &sn, &cs);
+                kind[i] = 2;
+                G[i] = r;
+            } else {  /* a path angle */
+                any_trig = 1;
+                if (!tip) continue;
+                cs = C1[i];
+                sn = S1[i];
             }
+            any_trig = 1;
+            double length = doc->bones[b].length;
+            bone_x += (length * (cs * a - sn * cc) - dx) * mix_rotate;
+            bone_y += (length * (sn * a + cs * cc) - dy) * mix_rotate;
         }
-        if (rotate) {
+        if (any_trig) {
             ob_atan2_4n(TY + i0, TX + i0, TH + i0, i1 - i0);
-            if (!tip) ob_atan2_4n(OY + i0, OX + i0, OWN + i0, i1 - i0);
+            ob_atan2_4n(OY + i0, OX + i0, OWN + i0, i1 - i0);
             for (int32_t i = i0; i < i1; i++) {
                 double r;
                 switch (kind[i]) {
                 case 0: r = TH[i] - OWN[i]; break;
                 case 1: r = G[i] - OWN[i]; break;
-                default: r = G[i]; break;
+                case 2: r = G[i]; break;
+                default: r = 0; break;
                 }
                 if (!tip) r += offset_rotation;
                 ANG[i] = ob_wrap_pi(r) * mix_rotate;
             }
-            ob_sincos_4n(ANG + i0, S1 + i0, C1 + i0, i1 - i0);
+            ob_sincos_4n(ANG + i0, S2 + i0, C2 + i0, i1 - i0);
         }
         for (int32_t i = i0; i < i1; i++) {
             int32_t b = st->path_bones[i];
-            if (rotate) {  /* ob_mat_rotate with this sin/cos */
+            if (kind[i] != 3) {  /* ob_mat_rotate with this sin/cos */
                 ob_mat *w = &inst->world[b];
-                double a = w->a, bb = w->b, cc = w->c, d = w->d, sn = S1[i], cs = C1[i];
+                double a = w->a, bb = w->b, cc = w->c, d = w->d;
+                double sn = kind[i] == 4 ? S1[i] : S2[i], cs = kind[i] == 4 ? C1[i] : C2[i];
                 w->a = cs * a - sn * cc;
                 w->b = cs * bb - sn * d;
                 w->c = sn * a + cs * cc;
@@ -708,3 +704,4 @@ void ob_apply_path_spine(ob_instance *inst, int32_t c)
         }
     }
 }
+
