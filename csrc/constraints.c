@@ -55,7 +55,15 @@ int ob_constraints_create(ob_instance *inst)
                            sizeof *s->cache_seen);
     s->cache_seen_count = -1;
     s->path_unique = calloc(ncons, 1);
-    if (!s->applied_off || !s->applied_need || !s->applied_read || !s->cache_seen || !s->path_unique) return -1;
+    s->transform_offset = calloc(4 * ncons, sizeof *s->transform_offset);
+    if (!s->applied_off || !s->applied_need || !s->applied_read || !s->cache_seen || !s->path_unique ||
+        !s->transform_offset)
+        return -1;
+    for (int32_t c = 0; c < doc->constraint_count; c++) {  /* the angles spine_world turns by (transform.c) */
+        double *o = s->transform_offset + 4 * (size_t)c, r = doc->constraints[c].offset_rotation;
+        ob_sincos(r * OB_DEG, &o[0], &o[1]);
+        ob_sincos(r * -OB_DEG, &o[2], &o[3]);
+    }
     for (int32_t c = 0; c < doc->constraint_count; c++) {  /* applied_read: a scratch of bone marks here */
         const ob_constraint_data *cd = &doc->constraints[c];
         int unique = 1;
@@ -96,6 +104,7 @@ void ob_constraints_free(ob_instance *inst)
     free(s->path_bone_k); free(s->path_trig); free(s->path_kind);
     free(s->saved_pose); free(s->saved_inherit); free(s->keyed_inherit);
     free(s->applied_off); free(s->applied_need); free(s->applied_read); free(s->cache_seen); free(s->path_unique);
+    free(s->transform_offset);
     free(s);
     inst->cons = NULL;
 }

@@ -51,6 +51,7 @@ typedef struct ob_constraint_state {
     double *path_trig;           /* its batched trig: 12 arrays of bones + 4 */
     uint8_t *path_kind;          /* per bone: how its rotation angle is made (path.c) */
     uint8_t *path_unique;        /* per constraint: no bone listed twice (path.c's passes) */
+    double *transform_offset;    /* per constraint: sin, cos of offsetRotation·(π/180), then of its negation */
     double *spine_positions;     /* the Spine pose model's path: 3 per bone + 5 */
     /* §7.5 scratch: saved local pose and inherit per bone, setup values */
     ob_pose *saved_pose;
