@@ -56,9 +56,11 @@ int ob_constraints_create(ob_instance *inst)
     s->cache_seen_count = -1;
     s->path_unique = calloc(ncons, 1);
     s->transform_offset = calloc(4 * ncons, sizeof *s->transform_offset);
+    s->physics_with = malloc(ncons * sizeof *s->physics_with);
     if (!s->applied_off || !s->applied_need || !s->applied_read || !s->cache_seen || !s->path_unique ||
-        !s->transform_offset)
+        !s->transform_offset || !s->physics_with)
         return -1;
+    for (size_t c = 0; c < ncons; c++) s->physics_with[c] = -1;
     for (int32_t c = 0; c < doc->constraint_count; c++) {  /* the angles spine_world turns by (transform.c) */
         double *o = s->transform_offset + 4 * (size_t)c, r = doc->constraints[c].offset_rotation;
         ob_sincos(r * OB_DEG, &o[0], &o[1]);
@@ -104,7 +106,7 @@ void ob_constraints_free(ob_instance *inst)
     free(s->path_bone_k); free(s->path_trig); free(s->path_kind);
     free(s->saved_pose); free(s->saved_inherit); free(s->keyed_inherit);
     free(s->applied_off); free(s->applied_need); free(s->applied_read); free(s->cache_seen); free(s->path_unique);
-    free(s->transform_offset);
+    free(s->transform_offset); free(s->physics_with);
     free(s);
     inst->cons = NULL;
 }
@@ -189,6 +191,57 @@ static void spine_applied_analyse(ob_instance *inst)
     }
 }
 
+/* issue 17 (cons): physics constraints paired to run in lockstep (their trig
+** in shared calls, physics.c).  A physics entry P waits for the next
+** constraint entry Q when Q is physics too and nothing from P to Q reads
+** what P changes or changes what P reads: no bone entry between is P's bone,
+** its parent or a child of P's bone, and Q's bone is neither P's bone nor
+** its parent.  Then running P at Q's place gives every entry the same
+** inputs.  A constraint listed twice in the cache (never, but a snapshot
+** restores the cache) runs alone. */
+static void spine_physics_pairs(ob_instance *inst)
+{
+    const ob_document *doc = inst->doc;
+    ob_constraint_state *s = inst->cons;
+    int32_t nb = doc->bone_count, nc = doc->constraint_count, n = inst->spine_cache_count;
+    for (int32_t c = 0; c < nc; c++) s->physics_with[c] = -1;
+    for (int32_t k = 0; k < n; k++) {
+        int32_t e = inst->spine_cache[k];
+        if (e >= 0) continue;
+        int32_t p = -1 - e;
+        if (p >= nc || doc->constraints[p].kind != OB_CON_PHYSICS || s->physics_with[p] != -1) continue;
+        int32_t pb = doc->constraints[p].bone;
+        if (pb < 0 || pb >= nb) continue;
+        int32_t pp = doc->bones[pb].parent, j = k + 1;
+        for (; j < n && inst->spine_cache[j] >= 0; j++) {
+            int32_t b = inst->spine_cache[j];
+            if (b >= nb || b == pb || b == pp || doc->bones[b].parent == pb) break;
+        }
+        if (j >= n || inst->spine_cache[j] >= 0) continue;
+        int32_t q = -1 - inst->spine_cache[j];
+        if (q >= nc || q == p || doc->constraints[q].kind != OB_CON_PHYSICS || s->physics_with[q] != -1) continue;
+        int32_t qb = doc->constraints[q].bone;
+        if (qb < 0 || qb >= nb || qb == pb || qb == pp) continue;
+        s->physics_with[p] = -2;
+        s->physics_with[q] = p;
+        k = j;  /* q is taken */
+    }
+    /* a constraint in the cache twice: alone */
+    for (int32_t k = 0; k < n; k++) {
+        int32_t e = inst->spine_cache[k];
+        if (e >= 0 || -1 - e >= nc) continue;
+        for (int32_t j = k + 1; j < n; j++)
+            if (inst->spine_cache[j] == e) {
+                int32_t c = -1 - e, w = s->physics_with[c];
+                if (w >= 0) s->physics_with[w] = -1;
+                if (w == -2)
+                    for (int32_t o = 0; o < nc; o++)
+                        if (s->physics_with[o] == c) s->physics_with[o] = -1;
+                s->physics_with[c] = -1;
+            }
+    }
+}
+
 void ob_constraints_spine_frame(ob_instance *inst)
 {
     ob_constraint_state *s = inst->cons;
@@ -197,10 +250,12 @@ void ob_constraints_spine_frame(ob_instance *inst)
         return;
     if (n < 0 || n > inst->spine_cache_capacity) {  /* (never: the cache is bounded) every pose computed */
         memset(s->applied_need, 1, (size_t)s->applied_count);
+        for (int32_t c = 0; c < inst->doc->constraint_count; c++) s->physics_with[c] = -1;
         s->cache_seen_count = -1;
         return;
     }
     spine_applied_analyse(inst);
+    spine_physics_pairs(inst);
     memcpy(s->cache_seen, inst->spine_cache, (size_t)n * sizeof *s->cache_seen);
     s->cache_seen_count = n;
 }

@@ -52,6 +52,7 @@ typedef struct ob_constraint_state {
     uint8_t *path_kind;          /* per bone: how its rotation angle is made (path.c) */
     uint8_t *path_unique;        /* per constraint: no bone listed twice (path.c's passes) */
     double *transform_offset;    /* per constraint: sin, cos of offsetRotation·(π/180), then of its negation */
+    int32_t *physics_with;       /* per constraint: −1 alone, −2 run by the next entry, c: run with c (physics.c) */
     double *spine_positions;     /* the Spine pose model's path: 3 per bone + 5 */
     /* §7.5 scratch: saved local pose and inherit per bone, setup values */
     ob_pose *saved_pose;
