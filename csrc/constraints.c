@@ -2,6 +2,7 @@
 ** §7.2 setup-world cache, path and slider scratch, all sized here once) and
 ** the per-constraint dispatch called by updateWorldTransform (§3.2). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "constraints.h"
 
@@ -38,11 +39,53 @@ int ob_constraints_create(ob_instance *inst)
     s->path_points = calloc((size_t)nb + 2, sizeof *s->path_points);
     s->path_bones = calloc((size_t)nb + 1, sizeof *s->path_bones);
     s->spine_positions = calloc(3 * (size_t)nb + 5, sizeof *s->spine_positions);
+    s->path_bone_k = calloc((size_t)nb + 1, sizeof *s->path_bone_k);
+    s->path_trig = calloc(12 * ((size_t)nb + 4), sizeof *s->path_trig);
+    s->path_kind = calloc((size_t)nb + 1, 1);
     s->saved_pose = calloc(nbones, sizeof *s->saved_pose);
     s->saved_inherit = calloc(nbones, 1);
     s->keyed_inherit = calloc(nbones, 1);
+    size_t nflags = 1;
+    for (int32_t c = 0; c < doc->constraint_count; c++)
+        nflags += doc->constraints[c].bone_count > 0 ? (size_t)doc->constraints[c].bone_count : 1;
+    s->applied_off = calloc(ncons, sizeof *s->applied_off);
+    s->applied_need = malloc(nflags);
+    s->applied_read = calloc(nbones, 1);
+    s->cache_seen = calloc(inst->spine_cache_capacity > 0 ? (size_t)inst->spine_cache_capacity : 1,
+                           sizeof *s->cache_seen);
+    s->cache_seen_count = -1;
+    s->path_unique = calloc(ncons, 1);
+    s->transform_offset = calloc(4 * ncons, sizeof *s->transform_offset);
+    s->physics_with = malloc(ncons * sizeof *s->physics_with);
+    if (!s->applied_off || !s->applied_need || !s->applied_read || !s->cache_seen || !s->path_unique ||
+        !s->transform_offset || !s->physics_with)
+        return -1;
+    for (size_t c = 0; c < ncons; c++) s->physics_with[c] = -1;
+    for (int32_t c = 0; c < doc->constraint_count; c++) {  /* the angles spine_world turns by (transform.c) */
+        double *o = s->transform_offset + 4 * (size_t)c, r = doc->constraints[c].offset_rotation;
+        ob_sincos(r * OB_DEG, &o[0], &o[1]);
+        ob_sincos(r * -OB_DEG, &o[2], &o[3]);
+    }
+    for (int32_t c = 0; c < doc->constraint_count; c++) {  /* applied_read: a scratch of bone marks here */
+        const ob_constraint_data *cd = &doc->constraints[c];
+        int unique = 1;
+        for (int32_t k = 0; k < cd->bone_count; k++)
+            if (cd->bones[k] >= 0 && cd->bones[k] < doc->bone_count) {
+                unique &= !s->applied_read[cd->bones[k]];
+                s->applied_read[cd->bones[k]] = 1;
+            }
+        for (int32_t k = 0; k < cd->bone_count; k++)
+            if (cd->bones[k] >= 0 && cd->bones[k] < doc->bone_count) s->applied_read[cd->bones[k]] = 0;
+        s->path_unique[c] = (uint8_t)unique;
+    }
+    memset(s->applied_need, 1, nflags);  /* until analysed: every applied pose computed */
+    s->applied_count = (int32_t)nflags;
+    for (int32_t c = 0, off = 0; c < doc->constraint_count; c++) {
+        s->applied_off[c] = off;
+        off += doc->constraints[c].bone_count > 0 ? doc->constraints[c].bone_count : 1;
+    }
     if (!s->physics || !s->spine_physics || !s->setup_world || !s->path_world || !s->path_vertices || !s->path_table ||
-        !s->path_lengths || !s->path_dist || !s->path_points || !s->path_bones || !s->spine_positions || !s->saved_pose ||
+        !s->path_lengths || !s->path_dist || !s->path_points || !s->path_bones || !s->spine_positions || !s->path_bone_k || !s->path_trig || !s->path_kind || !s->saved_pose ||
         !s->saved_inherit || !s->keyed_inherit)
         return -1;  /* freed by ob_constraints_free via ob_instance_free */
     setup_world(doc, s->setup_world);  /* §7.2: computed once and cached */
@@ -60,7 +103,10 @@ void ob_constraints_free(ob_instance *inst)
     free(s->physics); free(s->spine_physics); free(s->setup_world);
     free(s->path_world); free(s->path_vertices); free(s->path_table);
     free(s->path_lengths); free(s->path_dist); free(s->path_points); free(s->path_bones); free(s->spine_positions);
+    free(s->path_bone_k); free(s->path_trig); free(s->path_kind);
     free(s->saved_pose); free(s->saved_inherit); free(s->keyed_inherit);
+    free(s->applied_off); free(s->applied_need); free(s->applied_read); free(s->cache_seen); free(s->path_unique);
+    free(s->transform_offset); free(s->physics_with);
     free(s);
     inst->cons = NULL;
 }
@@ -87,4 +133,129 @@ void ob_constraint_apply_spine(ob_instance *inst, int32_t c)
     case OB_CON_PATH: ob_apply_path_spine(inst, c); break;
     case OB_CON_PHYSICS: ob_apply_physics_spine(inst, c); break;
     }
+}
+
+/* issue 17 (cons): which updateAppliedTransform calls of the Spine pose
+** model can matter.  A constraint that edits worlds (transform in world
+** space, path, physics) re-derives each edited bone's applied pose; only
+** these read applied poses later in the update cache: a bone entry (its
+** world from its applied pose), IK (its first and last bones) and a local
+** transform constraint (its target and its bones).  Scanning the cache
+** backwards, a write is needed when some later entry reads that bone.  No
+** write is taken as overwriting another (a later writer may skip at run
+** time), so the flags are a superset of the needed ones.  Recomputed when
+** the cache differs from the one analysed (a skin change, a restored
+** snapshot): a compare of the cache per frame. */
+static void spine_applied_analyse(ob_instance *inst)
+{
+    const ob_document *doc = inst->doc;
+    ob_constraint_state *s = inst->cons;
+    memset(s->applied_read, 0, (size_t)doc->bone_count);
+    for (int32_t c = 0; c < doc->constraint_count; c++) {
+        const ob_constraint_data *cd = &doc->constraints[c];
+        memset(s->applied_need + s->applied_off[c], 0, cd->bone_count > 0 ? (size_t)cd->bone_count : 1);
+    }
+    for (int32_t k = inst->spine_cache_count - 1; k >= 0; k--) {
+        int32_t e = inst->spine_cache[k];
+        if (e >= 0) {
+            if (e < doc->bone_count) s->applied_read[e] = 1;
+            continue;
+        }
+        int32_t c = -1 - e;
+        if (c >= doc->constraint_count) continue;
+        const ob_constraint_data *cd = &doc->constraints[c];
+        uint8_t *need = s->applied_need + s->applied_off[c];
+        switch (cd->kind) {
+        case OB_CON_PHYSICS:
+            if (cd->bone >= 0) need[0] |= s->applied_read[cd->bone];
+            break;
+        case OB_CON_PATH:
+            for (int32_t j = 0; j < cd->bone_count; j++)
+                if (cd->bones[j] >= 0) need[j] |= s->applied_read[cd->bones[j]];
+            break;
+        case OB_CON_TRANSFORM:
+            if (cd->local) {  /* reads its target's and its bones' applied poses; writes none */
+                if (cd->target >= 0) s->applied_read[cd->target] = 1;
+                for (int32_t j = 0; j < cd->bone_count; j++)
+                    if (cd->bones[j] >= 0) s->applied_read[cd->bones[j]] = 1;
+            } else {
+                for (int32_t j = 0; j < cd->bone_count; j++)
+                    if (cd->bones[j] >= 0) need[j] |= s->applied_read[cd->bones[j]];
+            }
+            break;
+        case OB_CON_IK:  /* reads its bones' applied poses (every listed one: a superset) */
+            for (int32_t j = 0; j < cd->bone_count; j++)
+                if (cd->bones[j] >= 0) s->applied_read[cd->bones[j]] = 1;
+            break;
+        }
+    }
+}
+
+/* issue 17 (cons): physics constraints paired to run in lockstep (their trig
+** in shared calls, physics.c).  A physics entry P waits for the next
+** constraint entry Q when Q is physics too and nothing from P to Q reads
+** what P changes or changes what P reads: no bone entry between is P's bone,
+** its parent or a child of P's bone, and Q's bone is neither P's bone nor
+** its parent.  Then running P at Q's place gives every entry the same
+** inputs.  A constraint listed twice in the cache (never, but a snapshot
+** restores the cache) runs alone. */
+static void spine_physics_pairs(ob_instance *inst)
+{
+    const ob_document *doc = inst->doc;
+    ob_constraint_state *s = inst->cons;
+    int32_t nb = doc->bone_count, nc = doc->constraint_count, n = inst->spine_cache_count;
+    for (int32_t c = 0; c < nc; c++) s->physics_with[c] = -1;
+    for (int32_t k = 0; k < n; k++) {
+        int32_t e = inst->spine_cache[k];
+        if (e >= 0) continue;
+        int32_t p = -1 - e;
+        if (p >= nc || doc->constraints[p].kind != OB_CON_PHYSICS || s->physics_with[p] != -1) continue;
+        int32_t pb = doc->constraints[p].bone;
+        if (pb < 0 || pb >= nb) continue;
+        int32_t pp = doc->bones[pb].parent, j = k + 1;
+        for (; j < n && inst->spine_cache[j] >= 0; j++) {
+            int32_t b = inst->spine_cache[j];
+            if (b >= nb || b == pb || b == pp || doc->bones[b].parent == pb) break;
+        }
+        if (j >= n || inst->spine_cache[j] >= 0) continue;
+        int32_t q = -1 - inst->spine_cache[j];
+        if (q >= nc || q == p || doc->constraints[q].kind != OB_CON_PHYSICS || s->physics_with[q] != -1) continue;
+        int32_t qb = doc->constraints[q].bone;
+        if (qb < 0 || qb >= nb || qb == pb || qb == pp) continue;
+        s->physics_with[p] = -2;
+        s->physics_with[q] = p;
+        k = j;  /* q is taken */
+    }
+    /* a constraint in the cache twice: alone */
+    for (int32_t k = 0; k < n; k++) {
+        int32_t e = inst->spine_cache[k];
+        if (e >= 0 || -1 - e >= nc) continue;
+        for (int32_t j = k + 1; j < n; j++)
+            if (inst->spine_cache[j] == e) {
+                int32_t c = -1 - e, w = s->physics_with[c];
+                if (w >= 0) s->physics_with[w] = -1;
+                if (w == -2)
+                    for (int32_t o = 0; o < nc; o++)
+                        if (s->physics_with[o] == c) s->physics_with[o] = -1;
+                s->physics_with[c] = -1;
+            }
+    }
+}
+
+void ob_constraints_spine_frame(ob_instance *inst)
+{
+    ob_constraint_state *s = inst->cons;
+    int32_t n = inst->spine_cache_count;
+    if (n == s->cache_seen_count && memcmp(s->cache_seen, inst->spine_cache, (size_t)n * sizeof *s->cache_seen) == 0)
+        return;
+    if (n < 0 || n > inst->spine_cache_capacity) {  /* (never: the cache is bounded) every pose computed */
+        memset(s->applied_need, 1, (size_t)s->applied_count);
+        for (int32_t c = 0; c < inst->doc->constraint_count; c++) s->physics_with[c] = -1;
+        s->cache_seen_count = -1;
+        return;
+    }
+    spine_applied_analyse(inst);
+    spine_physics_pairs(inst);
+    memcpy(s->cache_seen, inst->spine_cache, (size_t)n * sizeof *s->cache_seen);
+    s->cache_seen_count = n;
 }

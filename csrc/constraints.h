@@ -47,11 +47,26 @@ typedef struct ob_constraint_state {
     double *path_dist;           /* bones + 1 */
     ob_path_point *path_points;  /* bones + 1 */
     int32_t *path_bones;         /* per listed bone (existing ones) */
+    int32_t *path_bone_k;        /* the Spine pose model: each one's index in the constraint's list */
+    double *path_trig;           /* its batched trig: 12 arrays of bones + 4 */
+    uint8_t *path_kind;          /* per bone: how its rotation angle is made (path.c) */
+    uint8_t *path_unique;        /* per constraint: no bone listed twice (path.c's passes) */
+    double *transform_offset;    /* per constraint: sin, cos of offsetRotation·(π/180), then of its negation */
+    int32_t *physics_with;       /* per constraint: −1 alone, −2 run by the next entry, c: run with c (physics.c) */
     double *spine_positions;     /* the Spine pose model's path: 3 per bone + 5 */
     /* §7.5 scratch: saved local pose and inherit per bone, setup values */
     ob_pose *saved_pose;
     uint8_t *saved_inherit;
     uint8_t *keyed_inherit;      /* per bone: the slider animation keys inherit */
+    /* issue 17 (cons): the Spine pose model's updateAppliedTransform after a
+    ** world edit is done only where a later entry of the update cache can read
+    ** that bone's applied pose (ob_constraints_spine_frame) */
+    int32_t *applied_off;        /* per constraint: its first flag in applied_need */
+    uint8_t *applied_need;       /* per listed bone of each constraint (physics: 1) */
+    int32_t applied_count;       /* flags in applied_need */
+    uint8_t *applied_read;       /* per bone: scratch of the analysis */
+    int32_t *cache_seen;         /* the update cache the flags were computed for */
+    int32_t cache_seen_count;    /* −1: none yet (every flag set) */
 } ob_constraint_state;
 
 /* §7 det(m) = sign(a·d − b·c) ‖ 1 */
@@ -91,6 +106,20 @@ void ob_apply_physics_spine(ob_instance *inst, int32_t c);      /* physics.c */
 ** reset keys of animation anim crossed from track time prev to next */
 void ob_physics_reset_spine(ob_instance *inst, int32_t c);
 void ob_physics_resets_between(ob_instance *inst, int32_t anim, double prev, double next, int loop);
+
+/* issue 17 (cons), at the start of every Spine-model updateWorldTransform:
+** the applied-pose flags brought up to date with inst->spine_cache */
+void ob_constraints_spine_frame(ob_instance *inst);
+/* spine-core 4.2 Bone.updateAppliedTransform of bone b, listed k-th by
+** constraint c, after c edited its world: skipped when nothing later in the
+** update cache reads b's applied pose (applied poses are internal: the next
+** frame resets them from the local pose, as the OpenBone model drops its
+** pending syncs) */
+static inline void ob_spine_applied_after(ob_instance *inst, int32_t c, int32_t k, int32_t b)
+{
+    const ob_constraint_state *s = inst->cons;
+    if (s->applied_need[s->applied_off[c] + k]) ob_bone_applied_spine(inst, b);
+}
 
 void ob_apply_ik(ob_instance *inst, int32_t c);                 /* ik.c */
 void ob_apply_transform(ob_instance *inst, int32_t c);          /* transform.c */

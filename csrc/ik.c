@@ -4,6 +4,7 @@
 ** IkConstraint.ts; our own code). */
 #include "constraints.h"
 #include "curve_spine.h"
+#include "obtrig_inv.h"
 
 /* §7.1 one bone b aiming at (tx, ty) */
 static void ik_one(ob_instance *inst, int32_t b, double tx, double ty, int stretch, int compress,
@@ -130,6 +131,27 @@ void ob_apply_ik(ob_instance *inst, int32_t c)
 /* ---- the Spine pose model ---------------------------------------------- */
 
 static inline double wrap180(double r) { return r > 180 ? r - 360 : r < -180 ? r + 360 : r; }
+
+/* issue 17: the localMatrix trig of two bones (their applied poses set) in
+** one four-lane call, the entries ob_local_matrix_cached then finds current
+** (the angles as ob_trig_update makes them; the bits of one at a time) */
+static void ik_trig_two(ob_instance *inst, int32_t b0, int32_t b1)
+{
+    const ob_pose *p0 = &inst->applied[b0], *p1 = &inst->applied[b1];
+    ob_trig *t0 = &inst->trig[b0], *t1 = &inst->trig[b1];
+    int c0 = ob_trig_current(p0, t0), c1 = ob_trig_current(p1, t1);
+    if (c0 && c1) return;
+    if (c0 || c1) {  /* one stale entry: its own call (ob_trig_set) */
+        if (!c0) ob_trig_set(t0, p0);
+        if (!c1) ob_trig_set(t1, p1);
+        return;
+    }
+    /* the angles ob_trig_set takes, lanes (x0, y0, x1, y1): the same bits per lane */
+    ob_v4d x = {ob_angle_x(p0), ob_angle_y(p0), ob_angle_x(p1), ob_angle_y(p1)}, sn, cs;
+    ob_sincos_v4p(&x, &sn, &cs);
+    ob_trig_store(t0, p0, sn[0], cs[0], sn[1], cs[1]);
+    ob_trig_store(t1, p1, sn[2], cs[2], sn[3], cs[3]);
+}
 
 /* spine-core 4.2 IkConstraint.apply1: the bone's applied rotation (and X
 ** scale when stretching / compressing) aimed at the target, in its parent's
@@ -259,12 +281,15 @@ static void ik2_spine(ob_instance *inst, int32_t parent, int32_t child, double t
             dd = tx * tx + ty * ty;
         }
     }
+    double os = 0;  /* atan2(cy, cx), computed with the law of cosines' angle where it takes one */
+    int have_os = 0;
     if (u) {
         l2 *= psx;
         double cs = (dd - l1 * l1 - l2 * l2) / (2 * l1 * l2);
         if (cs < -1) {
             cs = -1;
             a2 = OB_PI * bend_dir;
+            b = l2 * ob_sin(a2);
         } else if (cs > 1) {
             cs = 1;
             a2 = 0;
@@ -273,11 +298,16 @@ static void ik2_spine(ob_instance *inst, int32_t parent, int32_t child, double t
                 sx *= a;
                 if (uniform) sy *= a;
             }
+            b = l2 * ob_sin(a2);
         } else {
-            a2 = acos(cs) * bend_dir;
+            /* issue 17: acos(cs) = atan2(sin, cs) with sin = √((1 − cs)(1 + cs)),
+            ** which is also sin(acos cs): no acos and no sin (ob_acos_sin) */
+            double sn;
+            a2 = ob_acos_sin(cs, cy, cx, &sn, &os) * bend_dir;
+            have_os = 1;
+            b = l2 * (sn * bend_dir);
         }
         a = l1 + l2 * cs;
-        b = l2 * ob_sin(a2);
         a1 = ob_atan2(ty * a - tx * b, tx * a + ty * b);
     } else {
         /* the ellipse branch: the child's tip on an ellipse of radii psx·l2, psy·l2 */
@@ -334,14 +364,17 @@ static void ik2_spine(ob_instance *inst, int32_t parent, int32_t child, double t
             }
         }
     }
-    double os = ob_atan2(cy, cx) * s2;
+    if (!have_os) os = ob_atan2(cy, cx);
+    os *= s2;
     double rotation = pp.rotation;
     a1 = wrap180((a1 - os) * OB_RAD + os1 - rotation);
-    ob_bone_world_with_spine(inst, parent, (ob_pose){px, py, rotation + a1 * alpha, sx, sy, 0, 0});
+    inst->applied[parent] = (ob_pose){px, py, rotation + a1 * alpha, sx, sy, 0, 0};
     rotation = cp.rotation;
     a2 = wrap180(((a2 + os) * OB_RAD - cp.shear_x) * s2 + os2 - rotation);
-    ob_bone_world_with_spine(inst, child, (ob_pose){cx, cy, rotation + a2 * alpha, cp.scale_x, cp.scale_y,
-                                                    cp.shear_x, cp.shear_y});
+    inst->applied[child] = (ob_pose){cx, cy, rotation + a2 * alpha, cp.scale_x, cp.scale_y, cp.shear_x, cp.shear_y};
+    ik_trig_two(inst, parent, child);  /* both bones' localMatrix trig in one call */
+    ob_bone_world_spine(inst, parent);
+    ob_bone_world_spine(inst, child);
 }
 
 /* spine-core 4.2 IkConstraint.update: nothing when mix is 0 (a negative mix

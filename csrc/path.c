@@ -257,6 +257,30 @@ void ob_apply_path(ob_instance *inst, int32_t c)
 
 /* ---- the Spine pose model ---------------------------------------------- */
 
+/* issue 17: atan2 and sin/cos of n values, four lanes per call, the
+** arrays padded to a multiple of four (the bits of one at a time) */
+static void ob_atan2_4n(const double *y, const double *x, double *out, int32_t n)
+{
+    for (int32_t j = 0; j < n; j += 4) {
+        ob_v4d vy, vx, vr;
+        memcpy(&vy, y + j, sizeof vy);
+        memcpy(&vx, x + j, sizeof vx);
+        ob_atan2_v4p(&vy, &vx, &vr);
+        memcpy(out + j, &vr, sizeof vr);
+    }
+}
+
+static void ob_sincos_4n(const double *x, double *s, double *c, int32_t n)
+{
+    for (int32_t j = 0; j < n; j += 4) {
+        ob_v4d vx, vs, vc;
+        memcpy(&vx, x + j, sizeof vx);
+        ob_sincos_v4p(&vx, &vs, &vc);
+        memcpy(s + j, &vs, sizeof vs);
+        memcpy(c + j, &vc, sizeof vc);
+    }
+}
+
 /* spine-core 4.2 addBeforePosition / addAfterPosition: on the line through
 ** the path's first two points t[0..3] (last two), from the first (last) */
 static void spine_add_before(double p, const double *t, double *out)
@@ -444,7 +468,10 @@ static void spine_positions(ob_instance *inst, const ob_constraint_data *cd, con
             spine_add_after(p - path_length, world + vl - 4, out + o);
             continue;
         }
-        if (att->closed) curve = 0;
+        /* a closed path scans from the first curve (positions wrap); from the
+        ** last one found instead when p is past the curve before it (the
+        ** lengths ascend: the scan would pass over those), the same curve */
+        if (att->closed && !(curve > 0 && p > curves[curve - 1])) curve = 0;
         curve = spine_find(curves, curve_count, &p, curve);
         if (curve != prev_curve) {  /* the curve's segment lengths, 10 forward-difference steps */
             prev_curve = curve;
@@ -486,7 +513,10 @@ void ob_apply_path_spine(ob_instance *inst, int32_t c)
     int tangents = cd->rotate_mode == OB_ROT_TANGENT, scale = cd->rotate_mode == OB_ROT_CHAIN_SCALE;
     int32_t n = 0;
     for (int32_t k = 0; k < cd->bone_count; k++)
-        if (cd->bones[k] >= 0) st->path_bones[n++] = cd->bones[k];
+        if (cd->bones[k] >= 0) {
+            st->path_bone_k[n] = k;
+            st->path_bones[n++] = cd->bones[k];
+        }
     int32_t spaces_count = tangents ? n : n + 1;
     double *spaces = st->path_dist, *lengths = st->path_lengths, spacing = v[OB_CV_SPACING];
     /* spaces[i + 1] after bone i, from its world length setupLength·|X| (lengths, for chainScale):
@@ -535,40 +565,143 @@ void ob_apply_path_spine(ob_instance *inst, int32_t c)
         const ob_mat *p = &inst->world[doc->slots[slot].bone];
         offset_rotation *= p->a * p->d - p->b * p->c > 0 ? OB_DEG : -OB_DEG;
     }
-    for (int32_t i = 0, p = 3; i < n; i++, p += 3) {
-        int32_t b = st->path_bones[i];
-        ob_mat *w = &inst->world[b];
-        w->x += (bone_x - w->x) * mix_x;
-        w->y += (bone_y - w->y) * mix_y;
-        double x = positions[p], y = positions[p + 1], dx = x - bone_x, dy = y - bone_y;
-        if (scale) {
-            double length = lengths[i];
-            if (length != 0) {
-                double s = (sqrt(dx * dx + dy * dy) / length - 1) * mix_rotate + 1;
-                w->a *= s;
-                w->c *= s;
-            }
+    /* issue 17: the bones in passes, the trig of independent angles four
+    ** lanes per call.  Only the chain mode links the bones (each starts at
+    ** the previous one's rotated tip), and only through its start: its
+    ** angles from the path (r = G − atan2(c, a), G a path angle) come first,
+    ** with their sin/cos.  On the chain, with r = θ − o, θ = atan2(dy, dx),
+    ** o = atan2(c, a): the tip length·(cos r·a − sin r·c, sin r·a + cos r·c)
+    ** is length·|(a, c)|/|(dx, dy)|·(dx, dy), and at mix 1 the rotation's
+    ** cos r, sin r are (dx·a + dy·c, dy·a − dx·c)/(|(dx, dy)|·|(a, c)|)
+    ** (turned by the offset's, a sin/cos per constraint): the same vectors
+    ** without trig, to a few ulp (the trig form where a norm is 0 or huge).
+    ** Then the atan2 and sin/cos that remain, the rotations. */
+    size_t stride = (size_t)n + 4;
+    double *TY = st->path_trig, *TX = TY + stride, *TH = TX + stride, *OY = TH + stride, *OX = OY + stride;
+    double *OWN = OX + stride, *G = OWN + stride, *S1 = G + stride, *C1 = S1 + stride, *ANG = C1 + stride;
+    double *S2 = ANG + stride, *C2 = S2 + stride;
+    /* kind: 0 r = θ − o, 1 r = G − o, 2 r = G, 3 no rotation, 4 cos r, sin r in C1, S1 */
+    uint8_t *kind = st->path_kind;
+    int rotate = mix_rotate > 0, exact_mix = mix_rotate == 1;
+    double off_s = 0, off_c = 1;
+    if (rotate && exact_mix && !tip && offset_rotation != 0) ob_sincos(offset_rotation, &off_s, &off_c);
+    /* a bone listed twice must see its first rotation: then one bone per run */
+    int32_t run = st->path_unique[c] ? n : 1;
+    for (int32_t i0 = 0, i1; i0 < n; i0 = i1) {
+        i1 = i0 + run;
+        int any_path_angle = 0, any_trig = 0;
+        for (int32_t i = i0; i < i1; i++) {
+            const ob_mat *w = &inst->world[st->path_bones[i]];
+            OY[i] = w->c;
+            OX[i] = w->a;
+            TY[i] = 0;  /* (lanes not used: atan2(0, 1)) */
+            TX[i] = 1;
+            if (!rotate) kind[i] = 3;
+            else if (tangents || spaces[i + 1] == 0) {
+                kind[i] = 1;
+                G[i] = positions[tangents ? 3 * i + 2 : 3 * i + 5];
+                any_path_angle = 1;
+            } else kind[i] = 0;
         }
-        bone_x = x;
-        bone_y = y;
-        if (mix_rotate > 0) {
-            double a = w->a, cc = w->c, r;
-            double own;
-            if (tangents) r = positions[p - 1], own = ob_atan2(cc, a);
-            else if (spaces[i + 1] == 0) r = positions[p + 2], own = ob_atan2(cc, a);
-            else ob_atan2_2(dy, dx, cc, a, &r, &own);  /* issue 17: both in one call */
-            r -= own;
-            if (tip) {
-                /* the next bone starts at this one's rotated tip */
-                double cs, sn, length = doc->bones[b].length;
+        for (int32_t j = i1; j < i1 + 3; j++) OY[j] = 0, OX[j] = 1, TY[j] = 0, TX[j] = 1, ANG[j] = 0;
+        if (tip && any_path_angle) {
+            ob_atan2_4n(OY + i0, OX + i0, OWN + i0, i1 - i0);
+            for (int32_t i = i0; i < i1; i++) ANG[i] = kind[i] == 1 ? G[i] - OWN[i] : 0;
+            ob_sincos_4n(ANG + i0, S1 + i0, C1 + i0, i1 - i0);
+        }
+        for (int32_t i = i0, p = 3 + 3 * i0; i < i1; i++, p += 3) {
+            int32_t b = st->path_bones[i];
+            ob_mat *w = &inst->world[b];
+            w->x += (bone_x - w->x) * mix_x;
+            w->y += (bone_y - w->y) * mix_y;
+            double x = positions[p], y = positions[p + 1], dx = x - bone_x, dy = y - bone_y;
+            if (scale) {
+                double length = lengths[i];
+                if (length != 0) {
+                    double s = (sqrt(dx * dx + dy * dy) / length - 1) * mix_rotate + 1;
+                    w->a *= s;
+                    w->c *= s;
+                    OY[i] = w->c;
+                    OX[i] = w->a;
+                }
+            }
+            bone_x = x;
+            bone_y = y;
+            if (kind[i] == 3) continue;
+            double a = w->a, cc = w->c, cs, sn;
+            if (kind[i] == 0) {
+                TY[i] = dy;
+                TX[i] = dx;
+                double h2 = dx * dx + dy * dy, ac2 = a * a + cc * cc;
+                if (h2 > 1e-300 && h2 < 1e300 && ac2 > 1e-300 && ac2 < 1e300) {
+                    double h = sqrt(h2), na = sqrt(ac2);
+                    if (exact_mix) {
+                        double q = h * na;
+                        cs = (dx * a + dy * cc) / q;
+                        sn = (dy * a - dx * cc) / q;
+                        C1[i] = cs * off_c - sn * off_s;
+                        S1[i] = sn * off_c + cs * off_s;
+                        kind[i] = 4;
+                    } else {
+                        any_trig = 1;
+                    }
+                    if (tip) {
+                        double k = na / h, length = doc->bones[b].length;
+                        bone_x += (length * (k * dx) - dx) * mix_rotate;
+                        bone_y += (length * (k * dy) - dy) * mix_rotate;
+                    }
+                    continue;
+                }
+                if (!tip) {
+                    any_trig = 1;
+                    continue;
+                }
+                double r, own;  /* the trig form */
+                ob_atan2_2(dy, dx, cc, a, &r, &own);
+                r -= own;
                 ob_sincos(r, &sn, &cs);
-                bone_x += (length * (cs * a - sn * cc) - dx) * mix_rotate;
-                bone_y += (length * (sn * a + cs * cc) - dy) * mix_rotate;
-            } else {
-                r += offset_rotation;
+                kind[i] = 2;
+                G[i] = r;
+            } else {  /* a path angle */
+                any_trig = 1;
+                if (!tip) continue;
+                cs = C1[i];
+                sn = S1[i];
             }
-            ob_mat_rotate(w, ob_wrap_pi(r) * mix_rotate);
+            any_trig = 1;
+            double length = doc->bones[b].length;
+            bone_x += (length * (cs * a - sn * cc) - dx) * mix_rotate;
+            bone_y += (length * (sn * a + cs * cc) - dy) * mix_rotate;
         }
-        ob_bone_applied_spine(inst, b);
+        if (any_trig) {
+            ob_atan2_4n(TY + i0, TX + i0, TH + i0, i1 - i0);
+            ob_atan2_4n(OY + i0, OX + i0, OWN + i0, i1 - i0);
+            for (int32_t i = i0; i < i1; i++) {
+                double r;
+                switch (kind[i]) {
+                case 0: r = TH[i] - OWN[i]; break;
+                case 1: r = G[i] - OWN[i]; break;
+                case 2: r = G[i]; break;
+                default: r = 0; break;
+                }
+                if (!tip) r += offset_rotation;
+                ANG[i] = ob_wrap_pi(r) * mix_rotate;
+            }
+            ob_sincos_4n(ANG + i0, S2 + i0, C2 + i0, i1 - i0);
+        }
+        for (int32_t i = i0; i < i1; i++) {
+            int32_t b = st->path_bones[i];
+            if (kind[i] != 3) {  /* ob_mat_rotate with this sin/cos */
+                ob_mat *w = &inst->world[b];
+                double a = w->a, bb = w->b, cc = w->c, d = w->d;
+                double sn = kind[i] == 4 ? S1[i] : S2[i], cs = kind[i] == 4 ? C1[i] : C2[i];
+                w->a = cs * a - sn * cc;
+                w->b = cs * bb - sn * d;
+                w->c = sn * a + cs * cc;
+                w->d = sn * bb + cs * d;
+            }
+            ob_spine_applied_after(inst, c, st->path_bone_k[i], b);
+        }
     }
 }
+

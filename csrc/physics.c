@@ -157,20 +157,189 @@ static inline double clamp_abs(double u, double q) { return u > q ? q : u < -q ?
 ** spring per channel (x, y, rotate + shearX, scaleX) driven by the bone's
 ** movement since the last update (× inertia, limited to limit·delta), stepped
 ** at 1/fps on skeleton.time with the remainder carried; then the offsets
-** applied to the bone's world and its applied pose taken from it */
-void ob_apply_physics_spine(ob_instance *inst, int32_t c)
+** applied to the bone's world and its applied pose taken from it.
+**
+** issue 17: written as the steps between its trig calls (ph_begin, then one
+** continuation per trig result), so that two independent constraints run in
+** lockstep with their trig in shared calls (ph_run); alone, the same steps
+** on one constraint's lanes.  The trig is lane-independent: the same bits. */
+enum { PH_DONE, PH_ATAN2, PH_FIRST, PH_LOOP, PH_FINAL };
+
+typedef struct ph_lane {
+    ob_instance *inst;
+    int32_t c, b;
+    const ob_constraint_data *cd;
+    const double *v;
+    ob_spine_physics *s;
+    ob_mat *bone;
+    double mix, l, i, t, f, d, mass_inverse, damping, strength, qx, qy, a, ca, mr, dx, dy;
+    double m, e, w, g, h;        /* the rotate/scale loop's constants */
+    int x, y, rsx, scale_x;
+    int need, n;                 /* the trig asked for (PH_*) and its lanes */
+    double in_y[2], in_x[2];     /* atan2(in_y, in_x); sin/cos of in_x */
+    double out0[2], out1[2];     /* atan2 into out0; sin into out0, cos into out1 */
+} ph_lane;
+
+static void ph_finish(ph_lane *L)
+{
+    ob_spine_physics *s = L->s;
+    ob_mat *bone = L->bone;
+    if (L->scale_x) {
+        double sc = 1 + s->scale_offset * L->mix * L->cd->pscale_x;
+        bone->a *= sc;
+        bone->c *= sc;
+    }
+    s->tx = L->l * bone->a;
+    s->ty = L->l * bone->c;
+    ob_spine_applied_after(L->inst, L->c, 0, L->b);
+    L->need = PH_DONE;
+}
+
+static void ph_tail(ph_lane *L)
+{
+    ob_spine_physics *s = L->s;
+    const ob_constraint_data *cd = L->cd;
+    s->cx = L->bone->x;
+    s->cy = L->bone->y;
+    if (!L->rsx) {
+        ph_finish(L);
+        return;
+    }
+    double o = s->rotate_offset * L->mix;
+    L->need = PH_FINAL;
+    if (cd->pshear_x > 0) {
+        if (cd->protate > 0) {  /* the Y axis by the rotation only, the X axis by rotation + shear */
+            double r = o * cd->protate;
+            L->in_x[0] = r;
+            L->in_x[1] = r + o * cd->pshear_x;
+            L->n = 2;
+        } else {
+            L->in_x[0] = 0 + o * cd->pshear_x;
+            L->n = 1;
+        }
+    } else {
+        L->in_x[0] = o * cd->protate;
+        L->n = 1;
+    }
+}
+
+static void ph_after_final(ph_lane *L)
+{
+    const ob_constraint_data *cd = L->cd;
+    ob_mat *bone = L->bone;
+    double sn = L->out0[0], cs = L->out1[0], a;
+    if (cd->pshear_x > 0) {
+        if (cd->protate > 0) {
+            a = bone->b;
+            bone->b = cs * a - sn * bone->d;
+            bone->d = sn * a + cs * bone->d;
+            sn = L->out0[1];
+            cs = L->out1[1];
+        }
+        a = bone->a;
+        bone->a = cs * a - sn * bone->c;
+        bone->c = sn * a + cs * bone->c;
+    } else {
+        a = bone->a;
+        bone->a = cs * a - sn * bone->c;
+        bone->c = sn * a + cs * bone->c;
+        a = bone->b;
+        bone->b = cs * a - sn * bone->d;
+        bone->d = sn * a + cs * bone->d;
+    }
+    ph_finish(L);
+}
+
+/* the rotate/scale steps from L->a on, with cos/sin (cs, sn) of the current angle */
+static void ph_loop(ph_lane *L, double cs, double sn)
+{
+    ob_spine_physics *s = L->s;
+    double t = L->t, m = L->m, e = L->e, w = L->w, g = L->g, h = L->h;
+    for (;;) {
+        L->a -= t;
+        if (L->scale_x) {
+            s->scale_velocity += (w * cs - g * sn - s->scale_offset * e) * m;
+            s->scale_offset += s->scale_velocity * t;
+            s->scale_velocity *= L->d;
+        }
+        if (L->rsx) {
+            s->rotate_velocity -= ((w * sn + g * cs) * h + s->rotate_offset * e) * m;
+            s->rotate_offset += s->rotate_velocity * t;
+            s->rotate_velocity *= L->d;
+            if (L->a < t) break;
+            L->in_x[0] = s->rotate_offset * L->mr + L->ca;
+            L->n = 1;
+            L->need = PH_LOOP;
+            return;
+        } else if (L->a < t) {
+            break;
+        }
+    }
+    s->remaining = L->a;
+    ph_tail(L);
+}
+
+static void ph_after_first(ph_lane *L)
+{
+    ob_spine_physics *s = L->s;
+    ob_mat *bone = L->bone;
+    double sn = L->out0[0], cs = L->out1[0], i = L->i;
+    if (!L->rsx || L->scale_x) {
+        double r = L->l * sqrt(bone->a * bone->a + bone->c * bone->c);
+        if (r > 0) s->scale_offset += (L->dx * cs + L->dy * sn) * i / r;
+    }
+    L->a = s->remaining;
+    if (L->a >= L->t) {
+        const double *v = L->v;
+        if (L->d == -1) L->d = spine_decay(s, L->damping, L->t);
+        L->m = L->mass_inverse * L->t;
+        L->e = L->strength;
+        L->w = v[OB_CV_WIND];
+        L->g = v[OB_CV_GRAVITY];
+        L->h = L->l / L->f;
+        ph_loop(L, cs, sn);
+        return;
+    }
+    s->remaining = L->a;
+    ph_tail(L);
+}
+
+static void ph_after_atan2(ph_lane *L)
+{
+    ob_spine_physics *s = L->s;
+    L->ca = L->out0[0];
+    L->need = PH_FIRST;
+    L->n = 1;
+    if (L->rsx) {
+        double r = L->out0[1] - L->ca - s->rotate_offset * L->mr;
+        s->rotate_offset += (r - ceil(r * (1 / (2 * OB_PI)) - 0.5) * (2 * OB_PI)) * L->i;
+        L->in_x[0] = s->rotate_offset * L->mr + L->ca;
+    } else {
+        L->in_x[0] = L->ca;
+    }
+}
+
+static void ph_begin(ph_lane *L, ob_instance *inst, int32_t c)
 {
     const ob_document *doc = inst->doc;
     const ob_constraint_data *cd = &doc->constraints[c];
     const double *v = &inst->con_values[(size_t)c * OB_CV_COUNT];
     ob_spine_physics *s = &inst->cons->spine_physics[c];
-    double mix = v[OB_CV_MIX];
-    if (mix == 0 || cd->bone < 0) return;
-    int x = cd->px > 0, y = cd->py > 0, rotate_or_shear_x = cd->protate > 0 || cd->pshear_x > 0;
-    int scale_x = cd->pscale_x > 0;
-    int32_t b = cd->bone;
-    ob_mat *bone = &inst->world[b];
-    double l = doc->bones[b].length;
+    L->need = PH_DONE;
+    L->mix = v[OB_CV_MIX];
+    if (L->mix == 0 || cd->bone < 0) return;
+    L->inst = inst;
+    L->c = c;
+    L->cd = cd;
+    L->v = v;
+    L->s = s;
+    L->x = cd->px > 0;
+    L->y = cd->py > 0;
+    L->rsx = cd->protate > 0 || cd->pshear_x > 0;
+    L->scale_x = cd->pscale_x > 0;
+    L->b = cd->bone;
+    ob_mat *bone = L->bone = &inst->world[cd->bone];
+    L->l = doc->bones[cd->bone].length;
 
     double delta = fmax(inst->clock - s->last_time, 0), step = 1 / cd->fps;
     s->remaining += delta;
@@ -185,127 +354,126 @@ void ob_apply_physics_spine(ob_instance *inst, int32_t c)
         s->reset = 0;
         s->ux = bx;
         s->uy = by;
-    } else {
-        double a = s->remaining, i = v[OB_CV_INERTIA], t = step, f = doc->reference_scale, d = -1;
-        double mass_inverse = 1 / v[OB_CV_MASS], damping = v[OB_CV_DAMPING], strength = v[OB_CV_STRENGTH];
-        double qx = cd->plimit * delta, qy = qx;  /* × |skeleton scale| = 1 */
-        if (x || y) {
-            if (x) {
-                s->x_offset += clamp_abs((s->ux - bx) * i, qx);
-                s->ux = bx;
-            }
-            if (y) {
-                s->y_offset += clamp_abs((s->uy - by) * i, qy);
-                s->uy = by;
-            }
-            if (a >= t) {
-                d = spine_decay(s, damping, t);
-                double m = mass_inverse * t, e = strength, w = v[OB_CV_WIND] * f, g = v[OB_CV_GRAVITY] * f;
-                do {
-                    if (x) {
-                        s->x_velocity += (w - s->x_offset * e) * m;
-                        s->x_offset += s->x_velocity * t;
-                        s->x_velocity *= d;
-                    }
-                    if (y) {
-                        s->y_velocity -= (g + s->y_offset * e) * m;
-                        s->y_offset += s->y_velocity * t;
-                        s->y_velocity *= d;
-                    }
-                    a -= t;
-                } while (a >= t);
-            }
-            if (x) bone->x += s->x_offset * mix * cd->px;
-            if (y) bone->y += s->y_offset * mix * cd->py;
-        }
-        if (rotate_or_shear_x || scale_x) {
-            double ca = ob_atan2(bone->c, bone->a), cs, sn, mr = 0;
-            double dx = clamp_abs(s->cx - bone->x, qx), dy = clamp_abs(s->cy - bone->y, qy);
-            if (rotate_or_shear_x) {
-                mr = (cd->protate + cd->pshear_x) * mix;
-                double r = ob_atan2(dy + s->ty, dx + s->tx) - ca - s->rotate_offset * mr;
-                s->rotate_offset += (r - ceil(r * (1 / (2 * OB_PI)) - 0.5) * (2 * OB_PI)) * i;
-                r = s->rotate_offset * mr + ca;
-                cs = ob_cos(r);
-                sn = ob_sin(r);
-                if (scale_x) {
-                    r = l * sqrt(bone->a * bone->a + bone->c * bone->c);
-                    if (r > 0) s->scale_offset += (dx * cs + dy * sn) * i / r;
-                }
-            } else {
-                cs = ob_cos(ca);
-                sn = ob_sin(ca);
-                double r = l * sqrt(bone->a * bone->a + bone->c * bone->c);
-                if (r > 0) s->scale_offset += (dx * cs + dy * sn) * i / r;
-            }
-            a = s->remaining;
-            if (a >= t) {
-                if (d == -1) d = spine_decay(s, damping, t);
-                double m = mass_inverse * t, e = strength, w = v[OB_CV_WIND], g = v[OB_CV_GRAVITY], h = l / f;
-                for (;;) {
-                    a -= t;
-                    if (scale_x) {
-                        s->scale_velocity += (w * cs - g * sn - s->scale_offset * e) * m;
-                        s->scale_offset += s->scale_velocity * t;
-                        s->scale_velocity *= d;
-                    }
-                    if (rotate_or_shear_x) {
-                        s->rotate_velocity -= ((w * sn + g * cs) * h + s->rotate_offset * e) * m;
-                        s->rotate_offset += s->rotate_velocity * t;
-                        s->rotate_velocity *= d;
-                        if (a < t) break;
-                        double r = s->rotate_offset * mr + ca;
-                        cs = ob_cos(r);
-                        sn = ob_sin(r);
-                    } else if (a < t) {
-                        break;
-                    }
-                }
-            }
-        }
-        s->remaining = a;
+        ph_tail(L);
+        return;
     }
-    s->cx = bone->x;
-    s->cy = bone->y;
+    double a = s->remaining, i = L->i = v[OB_CV_INERTIA], t = L->t = step, f = L->f = doc->reference_scale, d = -1;
+    double mass_inverse = L->mass_inverse = 1 / v[OB_CV_MASS], damping = L->damping = v[OB_CV_DAMPING];
+    double strength = L->strength = v[OB_CV_STRENGTH];
+    double qx = L->qx = cd->plimit * delta, qy = L->qy = qx;  /* × |skeleton scale| = 1 */
+    if (L->x || L->y) {
+        if (L->x) {
+            s->x_offset += clamp_abs((s->ux - bx) * i, qx);
+            s->ux = bx;
+        }
+        if (L->y) {
+            s->y_offset += clamp_abs((s->uy - by) * i, qy);
+            s->uy = by;
+        }
+        if (a >= t) {
+            d = spine_decay(s, damping, t);
+            double m = mass_inverse * t, e = strength, w = v[OB_CV_WIND] * f, g = v[OB_CV_GRAVITY] * f;
+            do {
+                if (L->x) {
+                    s->x_velocity += (w - s->x_offset * e) * m;
+                    s->x_offset += s->x_velocity * t;
+                    s->x_velocity *= d;
+                }
+                if (L->y) {
+                    s->y_velocity -= (g + s->y_offset * e) * m;
+                    s->y_offset += s->y_velocity * t;
+                    s->y_velocity *= d;
+                }
+                a -= t;
+            } while (a >= t);
+        }
+        if (L->x) bone->x += s->x_offset * L->mix * cd->px;
+        if (L->y) bone->y += s->y_offset * L->mix * cd->py;
+    }
+    L->d = d;
+    L->a = a;
+    if (L->rsx || L->scale_x) {
+        L->dx = clamp_abs(s->cx - bone->x, qx);
+        L->dy = clamp_abs(s->cy - bone->y, qy);
+        L->mr = L->rsx ? (cd->protate + cd->pshear_x) * L->mix : 0;
+        L->in_y[0] = bone->c;
+        L->in_x[0] = bone->a;
+        L->in_y[1] = L->dy + s->ty;
+        L->in_x[1] = L->dx + s->tx;
+        L->n = L->rsx ? 2 : 1;
+        L->need = PH_ATAN2;
+        return;
+    }
+    s->remaining = a;
+    ph_tail(L);
+}
 
-    if (rotate_or_shear_x) {
-        double o = s->rotate_offset * mix, sn, cs, a;
-        if (cd->pshear_x > 0) {
-            double r = 0;
-            if (cd->protate > 0) {  /* the Y axis turns by the rotation only */
-                r = o * cd->protate;
-                sn = ob_sin(r);
-                cs = ob_cos(r);
-                a = bone->b;
-                bone->b = cs * a - sn * bone->d;
-                bone->d = sn * a + cs * bone->d;
+/* the lanes' constraints, each to its end, their trig in shared calls */
+static void ph_run(ph_lane *L, int count)
+{
+    for (;;) {
+        double ay[4] = {0, 0, 0, 0}, ax[4] = {1, 1, 1, 1}, sx[4] = {0, 0, 0, 0};
+        int na = 0, ns = 0, at[2] = {-1, -1}, st[2] = {-1, -1};
+        for (int k = 0; k < count; k++) {
+            if (L[k].need == PH_DONE) continue;
+            if (L[k].need == PH_ATAN2) {
+                at[k] = na;
+                for (int j = 0; j < L[k].n; j++, na++) ay[na] = L[k].in_y[j], ax[na] = L[k].in_x[j];
+            } else {
+                st[k] = ns;
+                for (int j = 0; j < L[k].n; j++, ns++) sx[ns] = L[k].in_x[j];
             }
-            r += o * cd->pshear_x;  /* the X axis by rotation + shear */
-            sn = ob_sin(r);
-            cs = ob_cos(r);
-            a = bone->a;
-            bone->a = cs * a - sn * bone->c;
-            bone->c = sn * a + cs * bone->c;
-        } else {
-            o *= cd->protate;
-            sn = ob_sin(o);
-            cs = ob_cos(o);
-            a = bone->a;
-            bone->a = cs * a - sn * bone->c;
-            bone->c = sn * a + cs * bone->c;
-            a = bone->b;
-            bone->b = cs * a - sn * bone->d;
-            bone->d = sn * a + cs * bone->d;
+        }
+        if (na == 0 && ns == 0) return;
+        double ra[4], rs[4], rc[4];
+        if (na > 2) {
+            ob_v4d vy, vx, vr;
+            memcpy(&vy, ay, sizeof vy);
+            memcpy(&vx, ax, sizeof vx);
+            ob_atan2_v4p(&vy, &vx, &vr);
+            memcpy(ra, &vr, sizeof vr);
+        } else if (na > 0) {
+            ob_v2d vr = ob_atan2_v2(ob_v2_load(ay), ob_v2_load(ax));
+            ob_v2_store(ra, vr);
+        }
+        if (ns > 2) {
+            ob_v4d vx, vs, vc;
+            memcpy(&vx, sx, sizeof vx);
+            ob_sincos_v4p(&vx, &vs, &vc);
+            memcpy(rs, &vs, sizeof vs);
+            memcpy(rc, &vc, sizeof vc);
+        } else if (ns > 0) {
+            ob_v2d vs, vc;
+            ob_sincos_v2(ob_v2_load(sx), &vs, &vc);
+            ob_v2_store(rs, vs);
+            ob_v2_store(rc, vc);
+        }
+        for (int k = 0; k < count; k++) {
+            ph_lane *q = &L[k];
+            if (at[k] >= 0) {
+                for (int j = 0; j < q->n; j++) q->out0[j] = ra[at[k] + j];
+                ph_after_atan2(q);
+            } else if (st[k] >= 0) {
+                for (int j = 0; j < q->n; j++) q->out0[j] = rs[st[k] + j], q->out1[j] = rc[st[k] + j];
+                switch (q->need) {
+                case PH_FIRST: ph_after_first(q); break;
+                case PH_LOOP: ph_loop(q, q->out1[0], q->out0[0]); break;
+                default: ph_after_final(q); break;
+                }
+            }
         }
     }
-    if (scale_x) {
-        double sc = 1 + s->scale_offset * mix * cd->pscale_x;
-        bone->a *= sc;
-        bone->c *= sc;
-    }
-    s->tx = l * bone->a;
-    s->ty = l * bone->c;
-    ob_bone_applied_spine(inst, b);
+}
+
+void ob_apply_physics_spine(ob_instance *inst, int32_t c)
+{
+    const ob_constraint_state *st = inst->cons;
+    if (st->physics_with[c] == -2) return;  /* run with the next physics constraint (constraints.c) */
+    ph_lane L[2];
+    int n = 0;
+    if (st->physics_with[c] >= 0) ph_begin(&L[n++], inst, st->physics_with[c]);
+    ph_begin(&L[n++], inst, c);
+    ph_run(L, n);
 }
 
 typedef struct reset_ctx { ob_instance *inst; const ob_timeline *tl; } reset_ctx;

@@ -992,6 +992,7 @@ static void spine_update_world_transform(ob_instance *inst)
     const ob_document *doc = inst->doc;
     inst->physics_pending = 0;  /* spine physics reads the clock (skeleton.time) */
     const ob_pose *copy = inst->local;  /* applied = local: in the trig pass, without the layer */
+    ob_constraints_spine_frame(inst);  /* issue 17 (cons): which applied poses are read */
     if (inst->layer) {
         memcpy(inst->applied, inst->local, (size_t)doc->bone_count * sizeof *inst->applied);
         copy = NULL;

@@ -146,13 +146,17 @@ typedef struct spine_mix { double rotate, x, y, scale_x, scale_y, shear_y; } spi
 /* spine-core 4.2 applyAbsoluteWorld / applyRelativeWorld: each bone's world
 ** edited toward the target's (relative: by the target's), then its applied
 ** pose taken from the world */
-static void spine_world(ob_instance *inst, const ob_constraint_data *cd, spine_mix m)
+static void spine_world(ob_instance *inst, int32_t c, spine_mix m)
 {
+    const ob_constraint_data *cd = &inst->doc->constraints[c];
     const ob_mat t = inst->world[cd->target];
     double ta = t.a, tb = t.b, tc = t.c, td = t.d;
     double deg_rad_reflect = ta * td - tb * tc > 0 ? OB_DEG : -OB_DEG;
     double offset_rotation = cd->offset_rotation * deg_rad_reflect;
     double offset_shear_y = cd->offset_shear * deg_rad_reflect;
+    const double *oc = inst->cons->transform_offset + 4 * (size_t)c;  /* sin, cos of ±offset_rotation */
+    double off_s = deg_rad_reflect > 0 ? oc[0] : oc[2], off_c = deg_rad_reflect > 0 ? oc[1] : oc[3];
+    double tn2 = ta * ta + tc * tc;
     int translate = m.x != 0 || m.y != 0;
     for (int32_t k = 0; k < cd->bone_count; k++) {
         int32_t bi = cd->bones[k];
@@ -163,10 +167,33 @@ static void spine_world(ob_instance *inst, const ob_constraint_data *cd, spine_m
         double ox = cd->offset_x * tl->a + cd->offset_y * tl->b + tl->x;
         double oy = cd->offset_x * tl->c + cd->offset_y * tl->d + tl->y;
         if (m.rotate != 0) {
-            double tr, own;
-            ob_atan2_2(tc, ta, w->c, w->a, &tr, &own);  /* issue 17: both in one call */
-            double r = cd->relative ? tr + offset_rotation : tr - own + offset_rotation;
-            ob_mat_rotate(w, ob_wrap_pi(r) * m.rotate);
+            double wa = w->a, wc = w->c, wn2 = wa * wa + wc * wc;
+            if (m.rotate == 1 && tn2 > 1e-300 && tn2 < 1e300 && (cd->relative || (wn2 > 1e-300 && wn2 < 1e300))) {
+                /* issue 17: at mix 1 the turn by r = atan2(tc, ta) [− atan2(c, a)] +
+                ** offset is the product of the unit vectors' turns and the offset's
+                ** (its sin/cos kept from creation): the same matrix without trig,
+                ** to a few ulp */
+                double cs, sn;
+                if (cd->relative) {
+                    double q = sqrt(tn2);
+                    cs = ta / q;
+                    sn = tc / q;
+                } else {
+                    double q = sqrt(tn2) * sqrt(wn2);
+                    cs = (ta * wa + tc * wc) / q;
+                    sn = (tc * wa - ta * wc) / q;
+                }
+                double rc = cs * off_c - sn * off_s, rs = sn * off_c + cs * off_s, b = w->b, d = w->d;
+                w->a = rc * wa - rs * wc;
+                w->b = rc * b - rs * d;
+                w->c = rs * wa + rc * wc;
+                w->d = rs * b + rc * d;
+            } else {
+                double tr, own;
+                ob_atan2_2(tc, ta, wc, wa, &tr, &own);  /* issue 17: both in one call */
+                double r = cd->relative ? tr + offset_rotation : tr - own + offset_rotation;
+                ob_mat_rotate(w, ob_wrap_pi(r) * m.rotate);
+            }
         }
         if (translate) {
             if (cd->relative) {
@@ -200,19 +227,24 @@ static void spine_world(ob_instance *inst, const ob_constraint_data *cd, spine_m
             w->d *= s;
         }
         if (m.shear_y > 0) {  /* > 0 here, in spine-core (the other channels: ≠ 0) */
-            double b = w->b, d = w->d, by = ob_atan2(d, b), r;
+            /* issue 17: the four angles in one call, the sin/cos in one (the bits of one at a time) */
+            double b = w->b, d = w->d, r;
+            ob_v4d vy = {d, td, tc, w->c}, vx = {b, tb, ta, w->a}, va;
+            ob_atan2_v4p(&vy, &vx, &va);
+            double by = va[0];
             if (cd->relative) {
-                r = ob_wrap_pi(ob_atan2(td, tb) - ob_atan2(tc, ta));
+                r = ob_wrap_pi(va[1] - va[2]);
                 r = by + (r - OB_PI / 2 + offset_shear_y) * m.shear_y;
             } else {
-                r = ob_wrap_pi(ob_atan2(td, tb) - ob_atan2(tc, ta) - (by - ob_atan2(w->c, w->a)));
+                r = ob_wrap_pi(va[1] - va[2] - (by - va[3]));
                 r = by + (r + offset_shear_y) * m.shear_y;
             }
-            double s = sqrt(b * b + d * d);
-            w->b = ob_cos(r) * s;
-            w->d = ob_sin(r) * s;
+            double s = sqrt(b * b + d * d), sn, cs;
+            ob_sincos(r, &sn, &cs);
+            w->b = cs * s;
+            w->d = sn * s;
         }
-        ob_bone_applied_spine(inst, bi);
+        ob_spine_applied_after(inst, c, k, bi);
     }
 }
 
@@ -259,5 +291,5 @@ void ob_apply_transform_spine(ob_instance *inst, int32_t c)
         (m.rotate == 0 && m.x == 0 && m.y == 0 && m.scale_x == 0 && m.scale_y == 0 && m.shear_y == 0))
         return;
     if (cd->local) spine_local(inst, cd, m);
-    else spine_world(inst, cd, m);
+    else spine_world(inst, c, m);
 }
