@@ -14,7 +14,8 @@ struct ob_arena_block {
     _Alignas(16) unsigned char data[];
 };
 
-void *ob_arena_alloc(ob_arena *a, size_t size)
+/* zero: clear the bytes (strings, which are written whole, skip it) */
+static void *bump(ob_arena *a, size_t size, int zero)
 {
     size = (size + OB_ARENA_ALIGN - 1) & ~(size_t)(OB_ARENA_ALIGN - 1);
     if (size == 0) size = OB_ARENA_ALIGN;
@@ -29,7 +30,7 @@ void *ob_arena_alloc(ob_arena *a, size_t size)
             b->next = a->head->next;
             a->head->next = b;
             a->total += size;
-            memset(b->data, 0, size);
+            if (zero) memset(b->data, 0, size);
             return b->data;
         }
         b->next = a->head;
@@ -39,9 +40,11 @@ void *ob_arena_alloc(ob_arena *a, size_t size)
     void *p = a->head->data + a->used;
     a->used += size;
     a->total += size;
-    memset(p, 0, size);
+    if (zero) memset(p, 0, size);
     return p;
 }
+
+void *ob_arena_alloc(ob_arena *a, size_t size) { return bump(a, size, 1); }
 
 void *ob_arena_array(ob_arena *a, size_t n, size_t size)
 {
@@ -51,8 +54,12 @@ void *ob_arena_array(ob_arena *a, size_t n, size_t size)
 
 char *ob_arena_strndup(ob_arena *a, const char *s, size_t len)
 {
-    char *p = ob_arena_alloc(a, len + 1);
-    if (p) memcpy(p, s, len);
+    if (len == SIZE_MAX) return NULL;
+    char *p = bump(a, len + 1, 0);
+    if (p) {
+        memcpy(p, s, len);
+        p[len] = '\0';
+    }
     return p;
 }
 

@@ -221,7 +221,9 @@ typedef struct {
     ob_binary_pool *pool; /* ob_binary_decode_pooled: nodes and strings live here */
 } ob_dec;
 
-/* ---- the pool of ob_binary_decode_pooled: zeroed blocks, freed at once */
+/* ---- the pool of ob_binary_decode_pooled: blocks freed at once.  Not
+** zeroed (mk fills every field of a node; issue 17: calloc's memset was 5% of
+** a load); a block grows with the tree (twice the last, up to 4 MB). */
 struct ob_binary_pool_block {
     struct ob_binary_pool_block *next;
     size_t cap, used;
@@ -234,10 +236,12 @@ static void *pool_alloc(ob_binary_pool *p, size_t n)
     n = (n + align - 1) / align * align;
     struct ob_binary_pool_block *b = p->head;
     if (!b || b->cap - b->used < n) {
-        size_t cap = n > 65536 - sizeof *b ? n : 65536 - sizeof *b;
-        b = calloc(1, sizeof *b + cap);
+        size_t cap = 65536 - sizeof *b;
+        if (cap < n) cap = n;
+        b = malloc(sizeof *b + cap);
         if (!b) return NULL;
         b->cap = cap;
+        b->used = 0;
         b->next = p->head;
         p->head = b;
     }
@@ -270,6 +274,10 @@ static size_t left(const ob_dec *d) { return d->len - d->pos; }
 
 static int rd_varint(ob_dec *d, uint64_t *out, const char *what)
 {
+    if (d->pos < d->len && d->data[d->pos] < 0x80) {  /* one byte: most of them */
+        *out = d->data[d->pos++];
+        return 1;
+    }
     size_t start = d->pos;
     uint64_t v = 0;
     for (int i = 0;; i++) {
@@ -460,7 +468,7 @@ static cJSON *mk(ob_dec *d, int type)
         }
     }
     cJSON *v = pool_alloc(d->pool, sizeof *v);
-    if (v) v->type = type;
+    if (v) *v = (cJSON){.type = type};
     return v;
 }
 
@@ -516,7 +524,7 @@ static void replace_value(ob_dec *d, cJSON *old, cJSON *nv)
     old->valuestring = nv->valuestring;
     old->valuedouble = nv->valuedouble;
     old->valueint = nv->valueint;
-    old->type = (nv->type & 0xFF) | (type & cJSON_StringIsConst);
+    old->type = (nv->type & (0xFF | OB_JSON_COUNTED)) | (type & cJSON_StringIsConst);
     nv->child = child;
     nv->valuestring = vs;
     nv->type = type & ~cJSON_StringIsConst;
@@ -561,6 +569,10 @@ static cJSON *dec_array(ob_dec *d, size_t at, int depth)
             return doom(d, at);
         }
     }
+    if (d->pool && n <= INT_MAX) {  /* issue 17: the loaders' counts, O(1) (binary.h) */
+        arr->valueint = (int)n;
+        arr->type |= OB_JSON_COUNTED;
+    }
     return arr;
 }
 
@@ -582,14 +594,39 @@ static cJSON *dec_object(ob_dec *d, size_t at, int depth)
     }
     obj = mk(d, cJSON_Object);
     if (!obj) return doom(d, at);
-    keymap_init(&km);
+    /* the keys seen so far: a short list compared by canonical index (most
+    ** objects have a few keys), the hashed keymap past 16 (issue 17) */
+    size_t few_key[16];
+    cJSON *few_item[16];
+    int few = 0, hashed = 0, count = 0;
     for (uint64_t i = 0; i < n; i++) {
-        size_t k;
-        cJSON *v, **slot;
+        size_t k, ck;
+        cJSON *v, **slot = NULL;
         if (!rd_index(d, &k, "key string index")) goto fail;
         v = dec_value(d, depth + 1);
         if (!v) goto fail;
-        slot = keymap_slot(&km, d->canon[k]);
+        ck = d->canon[k];
+        if (!hashed) {
+            for (int j = 0; j < few; j++)
+                if (few_key[j] == ck) {
+                    slot = &few_item[j];
+                    break;
+                }
+            if (!slot && few < 16) {
+                few_key[few] = ck;
+                few_item[few] = NULL;
+                slot = &few_item[few++];
+            } else if (!slot) {
+                keymap_init(&km);
+                hashed = 1;
+                for (int j = 0; j < few; j++) {
+                    cJSON **s = keymap_slot(&km, few_key[j]);
+                    if (!s) break;
+                    *s = few_item[j];
+                }
+            }
+        }
+        if (hashed) slot = keymap_slot(&km, ck);
         if (!slot) {
             drop(d, v);
             doom(d, at);
@@ -607,11 +644,16 @@ static cJSON *dec_object(ob_dec *d, size_t at, int depth)
             goto fail;
         }
         *slot = v;
+        count++;
     }
-    keymap_free(&km);
+    if (hashed) keymap_free(&km);
+    if (d->pool) {
+        obj->valueint = count;
+        obj->type |= OB_JSON_COUNTED;
+    }
     return obj;
 fail:
-    keymap_free(&km);
+    if (hashed) keymap_free(&km);
     drop(d, obj);
     return NULL;
 }

@@ -28,7 +28,7 @@ static void load_images(ob_loader *L, const cJSON *root)
     ob_document *doc = L->doc;
     const cJSON *arr = ob_arr(L, root, "images");
     size_t m0 = ob_path_key(L, "images");
-    doc->image_count = arr ? cJSON_GetArraySize(arr) : 0;
+    doc->image_count = arr ? ob_json_count(arr) : 0;
     doc->images = ob_alloc(L, (size_t)doc->image_count, sizeof *doc->images);
     int32_t i = 0;
     for (const cJSON *o = arr ? arr->child : NULL; o; o = o->next, i++) {
@@ -60,7 +60,7 @@ static void load_atlas(ob_loader *L, const cJSON *root)
     doc->atlas_scale = ob_num(L, atlas, "scale", 1);
 
     const cJSON *pages = ob_arr(L, atlas, "pages");
-    doc->page_count = pages ? cJSON_GetArraySize(pages) : 0;
+    doc->page_count = pages ? ob_json_count(pages) : 0;
     doc->pages = ob_alloc(L, (size_t)doc->page_count, sizeof *doc->pages);
     size_t m1 = ob_path_key(L, "pages");
     int32_t i = 0;
@@ -78,7 +78,7 @@ static void load_atlas(ob_loader *L, const cJSON *root)
     ob_path_pop(L, m1);
 
     const cJSON *regions = ob_arr(L, atlas, "regions");
-    int32_t n = regions ? cJSON_GetArraySize(regions) : 0;
+    int32_t n = regions ? ob_json_count(regions) : 0;
     doc->regions = ob_alloc(L, (size_t)n, sizeof *doc->regions);
     m1 = ob_path_key(L, "regions");
     i = 0;
@@ -143,7 +143,7 @@ static void load_bones(ob_loader *L, const cJSON *sk)
     ob_document *doc = L->doc;
     const cJSON *arr = ob_arr(L, sk, "bones");
     size_t m0 = ob_path_key(L, "bones");
-    doc->bone_count = arr ? cJSON_GetArraySize(arr) : 0;
+    doc->bone_count = arr ? ob_json_count(arr) : 0;
     doc->bones = ob_alloc(L, (size_t)doc->bone_count, sizeof *doc->bones);
     /* every bone's id up front (as ob_ref reads it; NULL when absent or not an
     ** id), hashed: a parent is then found in O(1), and so is whether it is
@@ -215,7 +215,7 @@ static void load_slots(ob_loader *L, const cJSON *sk)
     ob_document *doc = L->doc;
     const cJSON *arr = ob_arr(L, sk, "slots");
     size_t m0 = ob_path_key(L, "slots");
-    int32_t n = arr ? cJSON_GetArraySize(arr) : 0;
+    int32_t n = arr ? ob_json_count(arr) : 0;
     doc->slots = ob_alloc(L, (size_t)n, sizeof *doc->slots);
     int32_t i = 0;
     for (const cJSON *o = arr ? arr->child : NULL; o; o = o->next, i++) {
@@ -247,7 +247,7 @@ static int32_t *bone_list(ob_loader *L, const cJSON *o, const char *key, int32_t
 {
     ob_document *doc = L->doc;
     const cJSON *arr = ob_arr(L, o, key);
-    *count = arr ? cJSON_GetArraySize(arr) : 0;
+    *count = arr ? ob_json_count(arr) : 0;
     int32_t *out = ob_alloc(L, (size_t)*count, sizeof *out);
     int32_t i = 0;
     for (const cJSON *c = arr ? arr->child : NULL; c; c = c->next, i++) {
@@ -392,7 +392,7 @@ static void load_constraints(ob_loader *L, const cJSON *sk)
     int32_t total = 0;
     for (int k = 0; k < 4; k++) {
         arrs[k] = ob_arr(L, sk, keys[k]);
-        total += arrs[k] ? cJSON_GetArraySize(arrs[k]) : 0;
+        total += arrs[k] ? ob_json_count(arrs[k]) : 0;
     }
     doc->constraints = ob_alloc(L, (size_t)total, sizeof *doc->constraints);
     for (int k = 0; k < 4; k++) {
@@ -421,10 +421,10 @@ static void load_vertices(ob_loader *L, const cJSON *o, ob_attachment *a)
     a->vertices = ob_num_list(L, o, "vertices", &n);
     a->vertex_count = n / 2;
     const cJSON *w = ob_arr(L, o, "weights");
-    if (!w || cJSON_GetArraySize(w) == 0) return;
+    if (!w || ob_json_count(w) == 0) return;
     size_t m0 = ob_path_key(L, "weights");
-    int32_t nv = cJSON_GetArraySize(w), total = 0;
-    for (const cJSON *v = w->child; v; v = v->next) total += cJSON_IsArray(v) ? cJSON_GetArraySize(v) : 0;
+    int32_t nv = ob_json_count(w), total = 0;
+    for (const cJSON *v = w->child; v; v = v->next) total += cJSON_IsArray(v) ? ob_json_count(v) : 0;
     a->weight_start = ob_alloc(L, (size_t)nv + 1, sizeof(int32_t));
     a->weights = ob_alloc(L, (size_t)total, sizeof(ob_weight));
     int32_t i = 0, k = 0;
@@ -479,7 +479,7 @@ static void load_sequence(ob_loader *L, const cJSON *o, ob_attachment *a)
 {
     static const char *modes[] = {"loop", "once", "pingPong", "holdLast"};
     const cJSON *frames = ob_arr(L, o, "frames");
-    a->frame_count = frames ? cJSON_GetArraySize(frames) : 0;
+    a->frame_count = frames ? ob_json_count(frames) : 0;
     a->frames = ob_alloc(L, (size_t)a->frame_count, sizeof *a->frames);
     size_t m0 = ob_path_key(L, "frames");
     int32_t i = 0;
@@ -560,7 +560,7 @@ static void load_particles(ob_loader *L, const cJSON *o, ob_attachment *a)
     p->image = image_ref(L, o, "image", NULL);
 
     const cJSON *bursts = ob_arr(L, o, "bursts");
-    p->burst_count = bursts ? cJSON_GetArraySize(bursts) : 0;
+    p->burst_count = bursts ? ob_json_count(bursts) : 0;
     p->bursts = ob_alloc(L, (size_t)p->burst_count, sizeof *p->bursts);
     size_t m0 = ob_path_key(L, "bursts");
     int32_t i = 0;
@@ -580,7 +580,7 @@ static void load_particles(ob_loader *L, const cJSON *o, ob_attachment *a)
         p->stops[0] = (ob_grad_stop){0, {1, 1, 1, 1}};
         p->stops[1] = (ob_grad_stop){1, {1, 1, 1, 0}};
     } else {
-        p->stop_count = cJSON_GetArraySize(colors);
+        p->stop_count = ob_json_count(colors);
         p->stops = ob_alloc(L, (size_t)p->stop_count, sizeof *p->stops);
         m0 = ob_path_key(L, "colors");
         i = 0;
@@ -617,7 +617,7 @@ static void load_attachment(ob_loader *L, const cJSON *o, ob_attachment *a)
         a->uvs = ob_num_list(L, o, "uvs", &a->uv_count);
         a->uv_count /= 2;
         const cJSON *tris = ob_arr(L, o, "triangles");
-        a->triangle_count = tris ? cJSON_GetArraySize(tris) : 0;
+        a->triangle_count = tris ? ob_json_count(tris) : 0;
         a->triangles = ob_alloc(L, (size_t)a->triangle_count, sizeof(uint32_t));
         int32_t i = 0;
         for (const cJSON *t = tris ? tris->child : NULL; t; t = t->next, i++) {
@@ -724,14 +724,14 @@ static void load_skins(ob_loader *L, const cJSON *sk)
     ob_document *doc = L->doc;
     const cJSON *arr = ob_arr(L, sk, "skins");
     size_t m0 = ob_path_key(L, "skins");
-    doc->skin_count = arr ? cJSON_GetArraySize(arr) : 0;
+    doc->skin_count = arr ? ob_json_count(arr) : 0;
     doc->skins = ob_alloc(L, (size_t)doc->skin_count, sizeof *doc->skins);
     int32_t total = 0;  /* attachments over every skin */
     for (const cJSON *o = arr ? arr->child : NULL; o; o = o->next) {
         const cJSON *atts = cJSON_IsObject(o) ? ob_get(o, "attachments") : NULL;
         if (!cJSON_IsObject(atts)) continue;
         for (const cJSON *s = atts->child; s; s = s->next)
-            if (cJSON_IsObject(s)) total += cJSON_GetArraySize(s);
+            if (cJSON_IsObject(s)) total += ob_json_count(s);
     }
     doc->attachments = ob_alloc(L, (size_t)total, sizeof *doc->attachments);
     int32_t i = 0;
@@ -744,7 +744,7 @@ static void load_skins(ob_loader *L, const cJSON *sk)
         const cJSON *atts = ob_obj(L, o, "attachments");
         int32_t n = 0;
         for (const cJSON *s = atts ? atts->child : NULL; s; s = s->next)
-            if (cJSON_IsObject(s)) n += cJSON_GetArraySize(s);
+            if (cJSON_IsObject(s)) n += ob_json_count(s);
         skin->entries = ob_alloc(L, (size_t)n, sizeof *skin->entries);
         size_t ma = ob_path_key(L, "attachments");
         for (const cJSON *s = atts ? atts->child : NULL; s; s = s->next) {
@@ -782,7 +782,7 @@ static void load_skins(ob_loader *L, const cJSON *sk)
         }
         skin->bones = bone_list(L, o, "bones", &skin->bone_count);
         const cJSON *cons = ob_arr(L, o, "constraints");
-        skin->constraint_count = cons ? cJSON_GetArraySize(cons) : 0;
+        skin->constraint_count = cons ? ob_json_count(cons) : 0;
         skin->constraints = ob_alloc(L, (size_t)skin->constraint_count, sizeof(char *));
         int32_t k = 0;
         for (const cJSON *c = cons ? cons->child : NULL; c; c = c->next, k++) {
@@ -831,24 +831,34 @@ static int key_eq(const void *ctx, int32_t i)
     return strcmp(c->first[i]->string, c->key) == 0;
 }
 
+/* Also gives every array and object its count (OB_JSON_COUNTED, binary.h). */
+static void set_count(cJSON *v, int32_t n)
+{
+    v->valueint = n;
+    v->type |= OB_JSON_COUNTED;
+}
+
 static int dedupe_keys(cJSON *v)
 {
     int32_t n = 0;
     for (cJSON *c = v->child; c; c = c->next, n++)
-        if (dedupe_keys(c) < 0) return -1;
+        if (c->child && dedupe_keys(c) < 0) return -1;
+    if (cJSON_IsArray(v)) set_count(v, n);
     if (!cJSON_IsObject(v)) return 0;
     if (n <= 16) {
         for (cJSON *c = v->child; c; c = c->next) {
             for (cJSON *d = c->next; d;) {
                 cJSON *next = d->next;
-                if (d->string && c->string && strcmp(c->string, d->string) == 0) {
+                if (d->string && c->string && d->string[0] == c->string[0] && strcmp(c->string, d->string) == 0) {
                     cJSON_DetachItemViaPointer(v, d);
                     cJSON_ReplaceItemViaPointer(v, c, d);  /* frees c; d takes its place */
                     c = d;
+                    n--;
                 }
                 d = next;
             }
         }
+        set_count(v, n);
         return 0;
     }
     cJSON **first = malloc((size_t)n * sizeof *first);  /* first[k]: the node at the k-th distinct key's place */
@@ -875,6 +885,7 @@ static int dedupe_keys(cJSON *v)
     }
     ob_htab_free(&tab);
     free(first);
+    set_count(v, k);
     return rc;
 }
 

@@ -12,6 +12,7 @@
 
 #include <setjmp.h>
 #include <cjson/cJSON.h>
+#include "binary.h"
 #include "document.h"
 
 /* An open-addressing hash table of array positions (issue 21: look-ups by
