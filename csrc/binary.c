@@ -737,7 +737,11 @@ static cJSON *dec_value(ob_dec *d, int depth)
                 dfail(d, d->pos, "float64 needs 8 bytes, %zu left", left(d));
                 return NULL;
             }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            memcpy(&w, d->data + d->pos, 8);
+#else
             for (int i = 7; i >= 0; i--) w = w << 8 | d->data[d->pos + (size_t)i];
+#endif
             d->pos += 8;
             memcpy(&x, &w, 8);
             /* §2: float64 as is; NaN/±Infinity → null (JSON cannot hold them) */

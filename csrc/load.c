@@ -154,7 +154,10 @@ const cJSON *ob_get(const cJSON *obj, const char *key)
     const char k0 = key[0];
     for (const cJSON *c = obj->child; c; c = c->next) {
         const char *s = c->string;
-        if (s && s[0] == k0 && strcmp(s, key) == 0) return (c->type & 0xFF) == cJSON_NULL ? NULL : c;
+        if (!s || s[0] != k0) continue;
+        size_t i = 1;  /* keys are short: a byte loop beats a strcmp call */
+        while (s[i] == key[i] && key[i]) i++;
+        if (s[i] == key[i]) return (c->type & 0xFF) == cJSON_NULL ? NULL : c;
     }
     return NULL;
 }
