@@ -18,6 +18,7 @@
 #include "curve_spine.h"
 #include "jsnum.h"
 #include "load.h"
+#include "obmath.h"
 
 static const double WHITE[4] = {1, 1, 1, 1};
 
@@ -912,6 +913,53 @@ static size_t nul_in_strings(const char *s, size_t n)
     return n;
 }
 
+/* issue 17: the setup pose as ob_instance lays it out, and the bones'
+** children, once per document instead of once per instance (document.h). */
+static void build_instance_constants(ob_loader *L)
+{
+    ob_document *doc = L->doc;
+    int32_t nb = doc->bone_count, ns = doc->slot_count, nc = doc->constraint_count;
+    doc->setup_local = ob_alloc(L, (size_t)nb, sizeof *doc->setup_local);
+    doc->setup_inherit = ob_alloc(L, (size_t)nb, sizeof *doc->setup_inherit);
+    doc->setup_color = ob_alloc(L, 4 * (size_t)ns, sizeof *doc->setup_color);
+    doc->setup_dark = ob_alloc(L, 4 * (size_t)ns, sizeof *doc->setup_dark);
+    doc->setup_has_dark = ob_alloc(L, (size_t)ns, sizeof *doc->setup_has_dark);
+    doc->setup_attachment = ob_alloc(L, (size_t)ns, sizeof *doc->setup_attachment);
+    doc->setup_order = ob_alloc(L, (size_t)ns, sizeof *doc->setup_order);
+    doc->setup_con_values = ob_alloc(L, (size_t)OB_CV_COUNT * (size_t)nc, sizeof *doc->setup_con_values);
+    for (int32_t i = 0; i < nb; i++) {
+        const ob_bone_data *b = &doc->bones[i];
+        doc->setup_local[i] = (ob_pose){b->x, b->y, b->rotation, b->scale_x, b->scale_y, b->shear_x, b->shear_y};
+        doc->setup_inherit[i] = (uint8_t)b->inherit;
+    }
+    for (int32_t i = 0; i < ns; i++) {
+        const ob_slot_data *s = &doc->slots[i];
+        memcpy(&doc->setup_color[4 * i], s->color, sizeof s->color);
+        memcpy(&doc->setup_dark[4 * i], s->dark, sizeof s->dark);
+        doc->setup_has_dark[i] = (uint8_t)s->has_dark;
+        doc->setup_attachment[i] = s->attachment;
+        doc->setup_order[i] = i;
+    }
+    for (int32_t i = 0; i < nc; i++)
+        memcpy(&doc->setup_con_values[(size_t)i * OB_CV_COUNT], doc->constraints[i].setup,
+               sizeof doc->constraints[i].setup);
+    /* children lists, creation order (updateSubtree, §3.2): one array */
+    doc->bone_children = ob_alloc(L, (size_t)nb, sizeof *doc->bone_children);
+    doc->bone_child_count = ob_alloc(L, (size_t)nb, sizeof *doc->bone_child_count);
+    int32_t *all = ob_alloc(L, (size_t)nb, sizeof *all), at = 0;
+    for (int32_t i = 0; i < nb; i++)
+        if (doc->bones[i].parent >= 0) doc->bone_child_count[doc->bones[i].parent]++;
+    for (int32_t i = 0; i < nb; i++) {
+        doc->bone_children[i] = all + at;
+        at += doc->bone_child_count[i];
+        doc->bone_child_count[i] = 0;
+    }
+    for (int32_t i = 0; i < nb; i++) {
+        int32_t p = doc->bones[i].parent;
+        if (p >= 0) doc->bone_children[p][doc->bone_child_count[p]++] = i;
+    }
+}
+
 /* Runs every section loader; -1 when one failed (the message is in L->err).
 ** Kept apart from ob_document_load so that setjmp's frame holds nothing else. */
 static int run_loaders(ob_loader *L, const cJSON *root)
@@ -948,6 +996,8 @@ static int run_loaders(ob_loader *L, const cJSON *root)
     ob_load_audio(L, root);
     ob_load_scripts(L, root);
     ob_load_state_machines(L, root);
+
+    build_instance_constants(L);
 
     /* keep the interned tables in the arena */
     doc->att_name_count = L->name_count;
