@@ -158,6 +158,16 @@ size_t ob_utf8_repair(const uint8_t *s, size_t n, char *out, size_t *bad, size_t
     size_t o = 0, i = 0, nbad = 0;
     if (first) *first = n;
     while (i < n) {
+        if (!out) {  /* counting: skip ASCII 8 bytes at a time (issue 17: a .obone load scans its text) */
+            while (i + 8 <= n) {
+                uint64_t w;
+                memcpy(&w, s + i, 8);
+                if (w & 0x8080808080808080ull) break;
+                i += 8;
+                o += 8;
+            }
+            if (i >= n) break;
+        }
         uint8_t b = s[i];
         size_t need;
         uint8_t lo = 0x80, hi = 0xBF;
@@ -223,7 +233,9 @@ typedef struct {
 
 /* ---- the pool of ob_binary_decode_pooled: blocks freed at once.  Not
 ** zeroed (mk fills every field of a node; issue 17: calloc's memset was 5% of
-** a load); a block grows with the tree (twice the last, up to 4 MB). */
+** a load).  64 KB blocks: below glibc's mmap threshold, so a load reuses the
+** heap a previous one freed instead of faulting fresh pages in (bigger blocks
+** measured slower). */
 struct ob_binary_pool_block {
     struct ob_binary_pool_block *next;
     size_t cap, used;
@@ -235,7 +247,7 @@ static void *pool_alloc(ob_binary_pool *p, size_t n)
     const size_t align = sizeof(max_align_t);
     n = (n + align - 1) / align * align;
     struct ob_binary_pool_block *b = p->head;
-    if (!b || b->cap - b->used < n) {
+    if (__builtin_expect(!b || b->cap - b->used < n, 0)) {
         size_t cap = 65536 - sizeof *b;
         if (cap < n) cap = n;
         b = malloc(sizeof *b + cap);
@@ -534,6 +546,17 @@ static void replace_value(ob_dec *d, cJSON *old, cJSON *nv)
 
 static cJSON *dec_value(ob_dec *d, int depth);
 
+/* The node of a float32 whose 4 little-endian bytes are at q. */
+static cJSON *f32_node(ob_dec *d, const uint8_t *q)
+{
+    uint32_t w = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
+    float f;
+    memcpy(&f, &w, 4);
+    /* §2: float32 → Number(f.toPrecision(7)); NaN/±Infinity → null */
+    if (isnan(f) || isinf(f)) return mk(d, cJSON_NULL);
+    return mk_number(d, ob_js_f32_round7(f));
+}
+
 static cJSON *doom(ob_dec *d, size_t at)
 {
     dfail(d, at, "out of memory");
@@ -558,7 +581,19 @@ static cJSON *dec_array(ob_dec *d, size_t at, int depth)
     arr = mk(d, cJSON_Array);
     if (!arr) return doom(d, at);
     for (uint64_t i = 0; i < n; i++) {
-        cJSON *v = dec_value(d, depth + 1);
+        cJSON *v;
+        if (left(d) >= 5 && d->data[d->pos] == TAG_F32) {
+            /* issue 17: a float32 element (vertices, uvs, curves) without the
+            ** general dispatch */
+            v = f32_node(d, d->data + d->pos + 1);
+            d->pos += 5;
+            if (!v) {
+                drop(d, arr);
+                return doom(d, d->pos - 5);
+            }
+        } else {
+            v = dec_value(d, depth + 1);
+        }
         if (!v) {
             drop(d, arr);
             return NULL;
@@ -714,22 +749,14 @@ static cJSON *dec_value(ob_dec *d, int depth)
             v = mk_number(d, tag == TAG_UINT ? (double)u : -(double)u - 1.0);
             break;
         }
-        case TAG_F32: {
-            uint32_t w;
-            float f;
+        case TAG_F32:
             if (left(d) < 4) {
                 dfail(d, d->pos, "float32 needs 4 bytes, %zu left", left(d));
                 return NULL;
             }
-            w = (uint32_t)d->data[d->pos] | (uint32_t)d->data[d->pos + 1] << 8 |
-                (uint32_t)d->data[d->pos + 2] << 16 | (uint32_t)d->data[d->pos + 3] << 24;
+            v = f32_node(d, d->data + d->pos);
             d->pos += 4;
-            memcpy(&f, &w, 4);
-            /* §2: float32 → Number(f.toPrecision(7)); NaN/±Infinity → null */
-            if (isnan(f) || isinf(f)) v = mk(d, cJSON_NULL);
-            else v = mk_number(d, ob_js_f32_round7(f));
             break;
-        }
         case TAG_F64: {
             uint64_t w = 0;
             double x;

@@ -200,6 +200,18 @@ const char *ob_ref(ob_loader *L, const cJSON *obj, const char *key)
     ob_fail_type(L, key, "an id (a string)", v);
 }
 
+const char *ob_ref_peek(ob_loader *L, const cJSON *obj, const char *key, char *buf)
+{
+    const cJSON *v = ob_get(obj, key);
+    if (!v) return NULL;
+    if (cJSON_IsString(v)) return v->valuestring;
+    if (cJSON_IsNumber(v)) {
+        ob_js_to_string(v->valuedouble, buf, OB_JSNUM_CAP);
+        return buf;
+    }
+    ob_fail_type(L, key, "an id (a string)", v);
+}
+
 int ob_bool(ob_loader *L, const cJSON *obj, const char *key, int def)
 {
     const cJSON *v = ob_get(obj, key);

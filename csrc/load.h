@@ -96,6 +96,9 @@ double ob_num_req(ob_loader *L, const cJSON *obj, const char *key);
 const char *ob_str(ob_loader *L, const cJSON *obj, const char *key, const char *def);
 /* An id reference: a string (numbers are accepted and written as JS would). */
 const char *ob_ref(ob_loader *L, const cJSON *obj, const char *key);
+/* The same id, not copied: the tree's text (or buf, OB_JSNUM_CAP bytes, for
+** a number), valid while the tree is; for ids only looked up (issue 17). */
+const char *ob_ref_peek(ob_loader *L, const cJSON *obj, const char *key, char *buf);
 /* Booleans: true/false; absent ⇒ def; numbers by JS truthiness. */
 int ob_bool(ob_loader *L, const cJSON *obj, const char *key, int def);
 /* Arrays / objects: NULL when absent. */
