@@ -1166,6 +1166,7 @@ ob_document *ob_document_load(const void *data, size_t len, ob_error *err_arg)
     if (doc->source) memcpy(doc->source, data, len);
     doc->source_len = len;
     atomic_init(&doc->json, NULL);
+    atomic_init(&doc->draw_shared, NULL);
     if (!doc->source || run_loaders(L, root) < 0) {
         if (err->status == OB_OK) {
             err->status = OB_ERR_MEMORY;
@@ -1193,6 +1194,8 @@ void ob_document_free(ob_document *doc)
 {
     if (!doc) return;
     free(atomic_load(&doc->json));
+    void *shared = atomic_load(&doc->draw_shared);
+    if (shared) (*(void (**)(void *))shared)(shared);  /* drawlist.c's cache frees itself */
     free(doc->source);
     ob_arena_free(&doc->arena);
     free(doc);

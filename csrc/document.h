@@ -494,6 +494,10 @@ struct ob_document {
     double *setup_con_values;           /* OB_CV_COUNT per constraint */
     int32_t **bone_children;            /* per bone: its children in creation order */
     int32_t *bone_child_count;
+    /* drawlist.c's per-attachment caches, shared by the instances: built by
+    ** the first (an atomic cache, as json); a struct whose first member is
+    ** its free function, which ob_document_free calls */
+    _Atomic(void *) draw_shared;
 };
 
 /* Looks an id up in an array of structs whose first member is `const char *id`
