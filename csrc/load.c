@@ -9,48 +9,58 @@
 
 #include "jsnum.h"
 
-/* Appends n bytes to the path, truncated to fit (what snprintf did, without
-** its cost: the path moves at every element of every array, issue 17) */
-static void path_put(ob_loader *L, const char *s, size_t n)
+#define OB_PATH_FRAMES (sizeof ((ob_loader *)0)->frames / sizeof ((ob_loader *)0)->frames[0])
+
+static size_t path_push(ob_loader *L, const char *key, int32_t index)
 {
-    size_t room = sizeof L->path - 1 - L->path_len;
+    size_t mark = L->depth;
+    if (L->depth < OB_PATH_FRAMES) L->frames[L->depth] = (struct ob_path_frame){key, index};
+    L->depth++;
+    return mark;
+}
+
+size_t ob_path_key(ob_loader *L, const char *key) { return path_push(L, key, 0); }
+size_t ob_path_index(ob_loader *L, int32_t index) { return path_push(L, NULL, index); }
+void ob_path_pop(ob_loader *L, size_t mark) { L->depth = mark; }
+
+/* Appends n bytes to the path text of *len bytes, truncated to fit. */
+static void path_put(ob_loader *L, size_t *len, const char *s, size_t n)
+{
+    size_t room = sizeof L->path - 1 - *len;
     if (n > room) n = room;
-    memcpy(L->path + L->path_len, s, n);
-    L->path_len += n;
-    L->path[L->path_len] = '\0';
+    memcpy(L->path + *len, s, n);
+    *len += n;
 }
 
-size_t ob_path_key(ob_loader *L, const char *key)
+/* The path as text (`skeleton.bones[3]`), "" at the top; in L->path.  More
+** frames than kept always fill the text (each is 2 bytes or more). */
+static const char *path_text(ob_loader *L)
 {
-    size_t mark = L->path_len;
-    if (L->path_len) path_put(L, ".", 1);
-    path_put(L, key, strlen(key));
-    return mark;
-}
-
-size_t ob_path_index(ob_loader *L, int32_t index)
-{
-    size_t mark = L->path_len;
-    char buf[16], *p = buf + sizeof buf;
-    uint32_t u = index < 0 ? 0u - (uint32_t)index : (uint32_t)index;
-    *--p = ']';
-    do *--p = (char)('0' + u % 10); while (u /= 10);
-    if (index < 0) *--p = '-';
-    *--p = '[';
-    path_put(L, p, (size_t)(buf + sizeof buf - p));
-    return mark;
-}
-
-void ob_path_pop(ob_loader *L, size_t mark)
-{
-    L->path_len = mark;
-    L->path[mark] = '\0';
+    size_t len = 0, n = L->depth < OB_PATH_FRAMES ? L->depth : OB_PATH_FRAMES;
+    for (size_t f = 0; f < n; f++) {
+        const struct ob_path_frame *fr = &L->frames[f];
+        if (fr->key) {
+            if (len) path_put(L, &len, ".", 1);
+            path_put(L, &len, fr->key, strlen(fr->key));
+        } else {
+            char buf[16], *p = buf + sizeof buf;
+            uint32_t u = fr->index < 0 ? 0u - (uint32_t)fr->index : (uint32_t)fr->index;
+            *--p = ']';
+            do *--p = (char)('0' + u % 10); while (u /= 10);
+            if (fr->index < 0) *--p = '-';
+            *--p = '[';
+            path_put(L, &len, p, (size_t)(buf + sizeof buf - p));
+        }
+    }
+    L->path[len] = '\0';
+    return L->path;
 }
 
 static int place(ob_loader *L, const char *key, char *buf, size_t cap)
 {
-    if (key) return snprintf(buf, cap, "%s%s%s", L->path, L->path_len ? "." : "", key);
-    return snprintf(buf, cap, "%s", L->path_len ? L->path : "document");
+    const char *path = path_text(L);
+    if (key) return snprintf(buf, cap, "%s%s%s", path, path[0] ? "." : "", key);
+    return snprintf(buf, cap, "%s", path[0] ? path : "document");
 }
 
 void ob_fail(ob_loader *L, const char *key, const char *fmt, ...)
@@ -124,7 +134,8 @@ void ob_warn(ob_loader *L, const char *key, const char *fmt, ...)
 
 static _Noreturn void out_of_memory(ob_loader *L)
 {
-    snprintf(L->err->message, sizeof L->err->message, "%s: out of memory", L->path_len ? L->path : "document");
+    const char *path = path_text(L);
+    snprintf(L->err->message, sizeof L->err->message, "%s: out of memory", path[0] ? path : "document");
     L->err->status = OB_ERR_MEMORY;
     longjmp(L->fail, 1);
 }

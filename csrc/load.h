@@ -39,8 +39,12 @@ typedef struct ob_loader {
     ob_document *doc;
     ob_error *err;
     jmp_buf fail;
+    /* the path as a stack of frames (a key, or an index when key is NULL),
+    ** written out as text only for a message (issue 17: it moves at every
+    ** element of every array); path holds that text, truncated */
+    struct ob_path_frame { const char *key; int32_t index; } frames[256];
+    size_t depth;                     /* frames pushed (those past 256 are not kept) */
     char path[384];
-    size_t path_len;
     /* interned attachment names and channels: growable, copied into the
     ** arena when the load ends */
     const char **names; int32_t name_count, name_cap;
@@ -69,7 +73,8 @@ void ob_htab_free(ob_htab *t);
 int32_t ob_lookup(ob_loader *L, const void *array, int32_t count, size_t stride, size_t offset, const char *key);
 #define OB_LOOKUP_ID(L, arr, count, key) ob_lookup((L), (arr), (count), sizeof *(arr), 0, (key))
 
-/* Path bookkeeping: push returns a mark to pop back to. */
+/* Path bookkeeping: push returns a mark to pop back to.  A key must stay
+** valid until popped (a literal, or a string of the tree). */
 size_t ob_path_key(ob_loader *L, const char *key);
 size_t ob_path_index(ob_loader *L, int32_t index);
 void ob_path_pop(ob_loader *L, size_t mark);
