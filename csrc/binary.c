@@ -654,14 +654,13 @@ static cJSON *dec_object(ob_dec *d, size_t at, int depth)
             } else if (!slot) {
                 keymap_init(&km);
                 hashed = 1;
-                for (int j = 0; j < few; j++) {
-                    cJSON **s = keymap_slot(&km, few_key[j]);
-                    if (!s) break;
-                    *s = few_item[j];
-                }
+                int j = 0;
+                for (cJSON **s; j < few && (s = keymap_slot(&km, few_key[j])) != NULL; j++) *s = few_item[j];
+                if (j == few) slot = keymap_slot(&km, ck);  /* else out of memory: slot stays NULL */
             }
+        } else {
+            slot = keymap_slot(&km, ck);
         }
-        if (hashed) slot = keymap_slot(&km, ck);
         if (!slot) {
             drop(d, v);
             doom(d, at);

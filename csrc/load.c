@@ -155,40 +155,6 @@ const char *ob_strdup(ob_loader *L, const char *s)
     return p;
 }
 
-const cJSON *ob_get(const cJSON *obj, const char *key)
-{
-    if (!obj || (obj->type & 0xFF) != cJSON_Object) return NULL;
-    /* keys are unique: ob_document_load resolved duplicates first (last wins,
-    ** as in JS), so the first match is the only one.  The first byte is
-    ** compared inline: most keys differ there (issue 17: strcmp calls were
-    ** 8% of a load) */
-    const char k0 = key[0];
-    for (const cJSON *c = obj->child; c; c = c->next) {
-        const char *s = c->string;
-        if (!s || s[0] != k0) continue;
-        size_t i = 1;  /* keys are short: a byte loop beats a strcmp call */
-        while (s[i] == key[i] && key[i]) i++;
-        if (s[i] == key[i]) return (c->type & 0xFF) == cJSON_NULL ? NULL : c;
-    }
-    return NULL;
-}
-
-int ob_has(const cJSON *obj, const char *key) { return ob_get(obj, key) != NULL; }
-
-double ob_num(ob_loader *L, const cJSON *obj, const char *key, double def)
-{
-    const cJSON *v = ob_get(obj, key);
-    if (!v) return def;
-    if (!cJSON_IsNumber(v)) ob_fail_type(L, key, "a number", v);
-    return v->valuedouble;
-}
-
-double ob_num_req(ob_loader *L, const cJSON *obj, const char *key)
-{
-    const cJSON *v = ob_get(obj, key);
-    if (!v || !cJSON_IsNumber(v)) ob_fail_type(L, key, "a number", v);
-    return v->valuedouble;
-}
 
 const char *ob_str(ob_loader *L, const cJSON *obj, const char *key, const char *def)
 {
@@ -544,7 +510,7 @@ int ob_parse_property(const char *s)
         "frame", "emitting", "rate", "offsets", "order",
         "influenceOffsets", "mixScaleY", "reset"};
     for (int i = 0; i < (int)(sizeof names / sizeof *names); i++)
-        if (strcmp(s, names[i]) == 0) return i;
+        if (s[0] == names[i][0] && strcmp(s, names[i]) == 0) return i;  /* first byte inline: issue 17 */
     return -1;
 }
 

@@ -90,13 +90,40 @@ void ob_warn(ob_loader *L, const char *key, const char *fmt, ...);
 void *ob_alloc(ob_loader *L, size_t n, size_t size);  /* zeroed, arena; fails the load on OOM */
 const char *ob_strdup(ob_loader *L, const char *s);
 
-/* Member access.  A missing member and JSON null both count as absent. */
-const cJSON *ob_get(const cJSON *obj, const char *key);
-int ob_has(const cJSON *obj, const char *key);
+/* Member access.  A missing member and JSON null both count as absent.
+** Inline (issue 17: these run for every member of every key). */
+static inline const cJSON *ob_get(const cJSON *obj, const char *key)
+{
+    if (!obj || (obj->type & 0xFF) != cJSON_Object) return NULL;
+    /* keys are unique: ob_document_load resolved duplicates first (last wins,
+    ** as in JS), so the first match is the only one.  The first byte is
+    ** compared inline: most keys differ there (strcmp calls were 8% of a load) */
+    const char k0 = key[0];
+    for (const cJSON *c = obj->child; c; c = c->next) {
+        const char *s = c->string;
+        if (!s || s[0] != k0) continue;
+        size_t i = 1;  /* keys are short: a byte loop beats a strcmp call */
+        while (s[i] == key[i] && key[i]) i++;
+        if (s[i] == key[i]) return (c->type & 0xFF) == cJSON_NULL ? NULL : c;
+    }
+    return NULL;
+}
+static inline int ob_has(const cJSON *obj, const char *key) { return ob_get(obj, key) != NULL; }
 
-double ob_num(ob_loader *L, const cJSON *obj, const char *key, double def);
+static inline double ob_num(ob_loader *L, const cJSON *obj, const char *key, double def)
+{
+    const cJSON *v = ob_get(obj, key);
+    if (!v) return def;
+    if ((v->type & 0xFF) != cJSON_Number) ob_fail_type(L, key, "a number", v);
+    return v->valuedouble;
+}
 /* A number that must be present. */
-double ob_num_req(ob_loader *L, const cJSON *obj, const char *key);
+static inline double ob_num_req(ob_loader *L, const cJSON *obj, const char *key)
+{
+    const cJSON *v = ob_get(obj, key);
+    if (!v || (v->type & 0xFF) != cJSON_Number) ob_fail_type(L, key, "a number", v);
+    return v->valuedouble;
+}
 /* Strings: def when absent; anything else than a string fails. */
 const char *ob_str(ob_loader *L, const cJSON *obj, const char *key, const char *def);
 /* An id reference: a string (numbers are accepted and written as JS would). */
