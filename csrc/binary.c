@@ -327,6 +327,7 @@ static size_t dlen(const ob_dec *d, size_t i) { return d->soff[i + 1] - d->soff[
 static int read_table(ob_dec *d)
 {
     size_t at = d->pos, n, i, body, total = 0;
+    int any_bad = 0;
     uint64_t count;
     if (!rd_varint(d, &count, "string count")) return 0;
     /* every string needs at least its length byte */
@@ -350,7 +351,9 @@ static int read_table(ob_dec *d)
             return dfail(d, sat, "string %zu contains a NUL character (not supported)", i);
         d->soff[i] = total;
         /* invalid UTF-8 → U+FFFD, as TextDecoder does */
-        total += utf8_repair(d->data + d->pos, (size_t)slen, NULL) + 1;
+        size_t bad;
+        total += ob_utf8_repair(d->data + d->pos, (size_t)slen, NULL, &bad, NULL) + 1;
+        any_bad |= bad != 0;
         d->pos += (size_t)slen;
     }
     d->soff[n] = total;
@@ -363,7 +366,10 @@ static int read_table(ob_dec *d)
         for (i = 0; i < n; i++) {
             uint64_t slen;
             rd_varint(d, &slen, "string length");
-            utf8_repair(d->data + d->pos, (size_t)slen, d->arena + d->soff[i]);
+            if (!any_bad)  /* valid UTF-8: as is */
+                memcpy(d->arena + d->soff[i], d->data + d->pos, (size_t)slen);
+            else
+                utf8_repair(d->data + d->pos, (size_t)slen, d->arena + d->soff[i]);
             d->arena[d->soff[i + 1] - 1] = '\0';
             d->pos += (size_t)slen;
         }
@@ -929,10 +935,10 @@ static int efail(ob_enc *e, const char *msg)
 ** Invalid UTF-8 is stored repaired (U+FFFD) so the file stays valid. */
 static int enc_intern(ob_enc *e, const char *s, size_t n, size_t *out)
 {
-    size_t rlen = utf8_repair((const uint8_t *)s, n, NULL);
+    size_t bad, rlen = ob_utf8_repair((const uint8_t *)s, n, NULL, &bad, NULL);
     char *copy = NULL;
     size_t h;
-    if (rlen != n) {
+    if (bad) {  /* not rlen != n: a truncated 4-byte sequence (3 bytes) repairs to 3 bytes */
         copy = malloc(rlen ? rlen : 1);
         if (!copy) return efail(e, "out of memory");
         utf8_repair((const uint8_t *)s, n, copy);
@@ -1005,7 +1011,9 @@ static int enc_string(ob_enc *e, const char *s)
             if (!bytes) return efail(e, "out of memory");
             /* the mime must be valid UTF-8 too, or its repair would change
             ** the text the decoder rebuilds */
-            if (utf8_repair((const uint8_t *)s + 5, mlen, NULL) == mlen &&
+            size_t mime_bad;
+            ob_utf8_repair((const uint8_t *)s + 5, mlen, NULL, &mime_bad, NULL);
+            if (!mime_bad &&
                 b64_decode_canonical(pay, plen, bytes, &blen)) {
                 if (!enc_intern(e, s + 5, mlen, &idx)) {
                     free(bytes);
