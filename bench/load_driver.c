@@ -6,7 +6,10 @@
 **
 ** Per rig and round, interleaved: spine-c spSkeletonJson_readSkeletonData on the Spine JSON
 ** text (+ spSkeletonData_dispose, outside the timed part), openbone ob_document_load on the
-** imported document's JSON text and on its .obonb bytes (+ ob_document_free, outside).
+** imported document's JSON text and on its .obonb bytes (+ ob_document_free, outside), and
+** the system cJSON's cJSON_ParseWithLength alone on that JSON text (+ cJSON_Delete, outside):
+** the part of a .obone load the brief fixes (cJSON is required), so that the rest, our
+** post-parse work, is .obone minus it.
 ** Files are read into memory once; times are thread CPU time per load, a batch of loads
 ** per sample so that a sample lasts >= 2 ms.  Prints one JSON object per rig with the
 ** per-round samples in µs.
@@ -23,6 +26,8 @@
 
 #include <spine/extension.h>
 #include <spine/spine.h>
+
+#include <cjson/cJSON.h>
 
 #include "openbone.h"
 
@@ -149,6 +154,22 @@ static double time_ob(const char *data, size_t len, int batch)
     return t / batch * 1e6;
 }
 
+static double time_cjson(const char *data, size_t len, int batch)
+{
+    double t = 0;
+    for (int i = 0; i < batch; i++) {
+        double t0 = now();
+        cJSON *v = cJSON_ParseWithLength(data, len);
+        t += now() - t0;
+        if (!v) {
+            fprintf(stderr, "cJSON: parse failed\n");
+            exit(1);
+        }
+        cJSON_Delete(v);
+    }
+    return t / batch * 1e6;
+}
+
 static int batch_for(double us) { int b = (int)(2000 / (us > 1 ? us : 1)) + 1; return b > MAX_BATCH ? MAX_BATCH : b; }
 
 int main(int argc, char **argv)
@@ -168,25 +189,27 @@ int main(int argc, char **argv)
         /* warm-up, and the batch sizes */
         spSkeletonData *sd = NULL;
         int bs = batch_for(time_spine(spine, 1, &sd)), bj = batch_for(time_ob(obj, lj, 1)),
-            bb = batch_for(time_ob(obb, lb, 1));
+            bb = batch_for(time_ob(obb, lb, 1)), bc = batch_for(time_cjson(obj, lj, 1));
         int bones = sd->bonesCount, anims = sd->animationsCount;
         spSkeletonData_dispose(sd);
         printf("{\"rig\": \"%s\", \"bones\": %d, \"animations\": %d, \"spine_json_bytes\": %zu, "
                "\"obone_bytes\": %zu, \"obonb_bytes\": %zu, \"spine\": [",
                argv[a], bones, anims, ls, lj, lb);
-        double *s = calloc((size_t)rounds * 3, sizeof *s);
+        double *s = calloc((size_t)rounds * 4, sizeof *s);
         for (int r = 0; r < rounds; r++) {  /* interleaved, the order rotating */
-            for (int k = 0; k < 3; k++) {
-                int which = (k + r) % 3;
-                if (which == 0) s[3 * r] = time_spine(spine, bs, NULL);
-                else if (which == 1) s[3 * r + 1] = time_ob(obj, lj, bj);
-                else s[3 * r + 2] = time_ob(obb, lb, bb);
+            for (int k = 0; k < 4; k++) {
+                int which = (k + r) % 4;
+                if (which == 0) s[4 * r] = time_spine(spine, bs, NULL);
+                else if (which == 1) s[4 * r + 1] = time_ob(obj, lj, bj);
+                else if (which == 2) s[4 * r + 2] = time_ob(obb, lb, bb);
+                else s[4 * r + 3] = time_cjson(obj, lj, bc);
             }
         }
-        for (int k = 0; k < 3; k++) {
+        for (int k = 0; k < 4; k++) {
             if (k == 1) printf("], \"obone\": [");
             if (k == 2) printf("], \"obonb\": [");
-            for (int r = 0; r < rounds; r++) printf("%s%.3f", r ? ", " : "", s[3 * r + k]);
+            if (k == 3) printf("], \"cjson\": [");
+            for (int r = 0; r < rounds; r++) printf("%s%.3f", r ? ", " : "", s[4 * r + k]);
         }
         printf("]}\n");
         fflush(stdout);

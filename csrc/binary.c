@@ -158,6 +158,16 @@ size_t ob_utf8_repair(const uint8_t *s, size_t n, char *out, size_t *bad, size_t
     size_t o = 0, i = 0, nbad = 0;
     if (first) *first = n;
     while (i < n) {
+        if (!out) {  /* counting: skip ASCII 8 bytes at a time (issue 17: a .obone load scans its text) */
+            while (i + 8 <= n) {
+                uint64_t w;
+                memcpy(&w, s + i, 8);
+                if (w & 0x8080808080808080ull) break;
+                i += 8;
+                o += 8;
+            }
+            if (i >= n) break;
+        }
         uint8_t b = s[i];
         size_t need;
         uint8_t lo = 0x80, hi = 0xBF;
@@ -221,7 +231,11 @@ typedef struct {
     ob_binary_pool *pool; /* ob_binary_decode_pooled: nodes and strings live here */
 } ob_dec;
 
-/* ---- the pool of ob_binary_decode_pooled: zeroed blocks, freed at once */
+/* ---- the pool of ob_binary_decode_pooled: blocks freed at once.  Not
+** zeroed (mk fills every field of a node; issue 17: calloc's memset was 5% of
+** a load).  64 KB blocks: below glibc's mmap threshold, so a load reuses the
+** heap a previous one freed instead of faulting fresh pages in (bigger blocks
+** measured slower). */
 struct ob_binary_pool_block {
     struct ob_binary_pool_block *next;
     size_t cap, used;
@@ -233,11 +247,13 @@ static void *pool_alloc(ob_binary_pool *p, size_t n)
     const size_t align = sizeof(max_align_t);
     n = (n + align - 1) / align * align;
     struct ob_binary_pool_block *b = p->head;
-    if (!b || b->cap - b->used < n) {
-        size_t cap = n > 65536 - sizeof *b ? n : 65536 - sizeof *b;
-        b = calloc(1, sizeof *b + cap);
+    if (__builtin_expect(!b || b->cap - b->used < n, 0)) {
+        size_t cap = 65536 - sizeof *b;
+        if (cap < n) cap = n;
+        b = malloc(sizeof *b + cap);
         if (!b) return NULL;
         b->cap = cap;
+        b->used = 0;
         b->next = p->head;
         p->head = b;
     }
@@ -270,6 +286,10 @@ static size_t left(const ob_dec *d) { return d->len - d->pos; }
 
 static int rd_varint(ob_dec *d, uint64_t *out, const char *what)
 {
+    if (d->pos < d->len && d->data[d->pos] < 0x80) {  /* one byte: most of them */
+        *out = d->data[d->pos++];
+        return 1;
+    }
     size_t start = d->pos;
     uint64_t v = 0;
     for (int i = 0;; i++) {
@@ -307,6 +327,7 @@ static size_t dlen(const ob_dec *d, size_t i) { return d->soff[i + 1] - d->soff[
 static int read_table(ob_dec *d)
 {
     size_t at = d->pos, n, i, body, total = 0;
+    int any_bad = 0;
     uint64_t count;
     if (!rd_varint(d, &count, "string count")) return 0;
     /* every string needs at least its length byte */
@@ -330,7 +351,9 @@ static int read_table(ob_dec *d)
             return dfail(d, sat, "string %zu contains a NUL character (not supported)", i);
         d->soff[i] = total;
         /* invalid UTF-8 → U+FFFD, as TextDecoder does */
-        total += utf8_repair(d->data + d->pos, (size_t)slen, NULL) + 1;
+        size_t bad;
+        total += ob_utf8_repair(d->data + d->pos, (size_t)slen, NULL, &bad, NULL) + 1;
+        any_bad |= bad != 0;
         d->pos += (size_t)slen;
     }
     d->soff[n] = total;
@@ -343,7 +366,10 @@ static int read_table(ob_dec *d)
         for (i = 0; i < n; i++) {
             uint64_t slen;
             rd_varint(d, &slen, "string length");
-            utf8_repair(d->data + d->pos, (size_t)slen, d->arena + d->soff[i]);
+            if (!any_bad)  /* valid UTF-8: as is */
+                memcpy(d->arena + d->soff[i], d->data + d->pos, (size_t)slen);
+            else
+                utf8_repair(d->data + d->pos, (size_t)slen, d->arena + d->soff[i]);
             d->arena[d->soff[i + 1] - 1] = '\0';
             d->pos += (size_t)slen;
         }
@@ -460,7 +486,7 @@ static cJSON *mk(ob_dec *d, int type)
         }
     }
     cJSON *v = pool_alloc(d->pool, sizeof *v);
-    if (v) v->type = type;
+    if (v) *v = (cJSON){.type = type};
     return v;
 }
 
@@ -516,7 +542,7 @@ static void replace_value(ob_dec *d, cJSON *old, cJSON *nv)
     old->valuestring = nv->valuestring;
     old->valuedouble = nv->valuedouble;
     old->valueint = nv->valueint;
-    old->type = (nv->type & 0xFF) | (type & cJSON_StringIsConst);
+    old->type = (nv->type & (0xFF | OB_JSON_COUNTED)) | (type & cJSON_StringIsConst);
     nv->child = child;
     nv->valuestring = vs;
     nv->type = type & ~cJSON_StringIsConst;
@@ -525,6 +551,17 @@ static void replace_value(ob_dec *d, cJSON *old, cJSON *nv)
 }
 
 static cJSON *dec_value(ob_dec *d, int depth);
+
+/* The node of a float32 whose 4 little-endian bytes are at q. */
+static cJSON *f32_node(ob_dec *d, const uint8_t *q)
+{
+    uint32_t w = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
+    float f;
+    memcpy(&f, &w, 4);
+    /* §2: float32 → Number(f.toPrecision(7)); NaN/±Infinity → null */
+    if (isnan(f) || isinf(f)) return mk(d, cJSON_NULL);
+    return mk_number(d, ob_js_f32_round7(f));
+}
 
 static cJSON *doom(ob_dec *d, size_t at)
 {
@@ -550,7 +587,19 @@ static cJSON *dec_array(ob_dec *d, size_t at, int depth)
     arr = mk(d, cJSON_Array);
     if (!arr) return doom(d, at);
     for (uint64_t i = 0; i < n; i++) {
-        cJSON *v = dec_value(d, depth + 1);
+        cJSON *v;
+        if (left(d) >= 5 && d->data[d->pos] == TAG_F32) {
+            /* issue 17: a float32 element (vertices, uvs, curves) without the
+            ** general dispatch */
+            v = f32_node(d, d->data + d->pos + 1);
+            d->pos += 5;
+            if (!v) {
+                drop(d, arr);
+                return doom(d, d->pos - 5);
+            }
+        } else {
+            v = dec_value(d, depth + 1);
+        }
         if (!v) {
             drop(d, arr);
             return NULL;
@@ -560,6 +609,10 @@ static cJSON *dec_array(ob_dec *d, size_t at, int depth)
             drop(d, arr);
             return doom(d, at);
         }
+    }
+    if (d->pool && n <= INT_MAX) {  /* issue 17: the loaders' counts, O(1) (binary.h) */
+        arr->valueint = (int)n;
+        arr->type |= OB_JSON_COUNTED;
     }
     return arr;
 }
@@ -582,14 +635,38 @@ static cJSON *dec_object(ob_dec *d, size_t at, int depth)
     }
     obj = mk(d, cJSON_Object);
     if (!obj) return doom(d, at);
-    keymap_init(&km);
+    /* the keys seen so far: a short list compared by canonical index (most
+    ** objects have a few keys), the hashed keymap past 16 (issue 17) */
+    size_t few_key[16];
+    cJSON *few_item[16];
+    int few = 0, hashed = 0, count = 0;
     for (uint64_t i = 0; i < n; i++) {
-        size_t k;
-        cJSON *v, **slot;
+        size_t k, ck;
+        cJSON *v, **slot = NULL;
         if (!rd_index(d, &k, "key string index")) goto fail;
         v = dec_value(d, depth + 1);
         if (!v) goto fail;
-        slot = keymap_slot(&km, d->canon[k]);
+        ck = d->canon[k];
+        if (!hashed) {
+            for (int j = 0; j < few; j++)
+                if (few_key[j] == ck) {
+                    slot = &few_item[j];
+                    break;
+                }
+            if (!slot && few < 16) {
+                few_key[few] = ck;
+                few_item[few] = NULL;
+                slot = &few_item[few++];
+            } else if (!slot) {
+                keymap_init(&km);
+                hashed = 1;
+                int j = 0;
+                for (cJSON **s; j < few && (s = keymap_slot(&km, few_key[j])) != NULL; j++) *s = few_item[j];
+                if (j == few) slot = keymap_slot(&km, ck);  /* else out of memory: slot stays NULL */
+            }
+        } else {
+            slot = keymap_slot(&km, ck);
+        }
         if (!slot) {
             drop(d, v);
             doom(d, at);
@@ -607,11 +684,16 @@ static cJSON *dec_object(ob_dec *d, size_t at, int depth)
             goto fail;
         }
         *slot = v;
+        count++;
     }
-    keymap_free(&km);
+    if (hashed) keymap_free(&km);
+    if (d->pool) {
+        obj->valueint = count;
+        obj->type |= OB_JSON_COUNTED;
+    }
     return obj;
 fail:
-    keymap_free(&km);
+    if (hashed) keymap_free(&km);
     drop(d, obj);
     return NULL;
 }
@@ -672,22 +754,14 @@ static cJSON *dec_value(ob_dec *d, int depth)
             v = mk_number(d, tag == TAG_UINT ? (double)u : -(double)u - 1.0);
             break;
         }
-        case TAG_F32: {
-            uint32_t w;
-            float f;
+        case TAG_F32:
             if (left(d) < 4) {
                 dfail(d, d->pos, "float32 needs 4 bytes, %zu left", left(d));
                 return NULL;
             }
-            w = (uint32_t)d->data[d->pos] | (uint32_t)d->data[d->pos + 1] << 8 |
-                (uint32_t)d->data[d->pos + 2] << 16 | (uint32_t)d->data[d->pos + 3] << 24;
+            v = f32_node(d, d->data + d->pos);
             d->pos += 4;
-            memcpy(&f, &w, 4);
-            /* §2: float32 → Number(f.toPrecision(7)); NaN/±Infinity → null */
-            if (isnan(f) || isinf(f)) v = mk(d, cJSON_NULL);
-            else v = mk_number(d, ob_js_f32_round7(f));
             break;
-        }
         case TAG_F64: {
             uint64_t w = 0;
             double x;
@@ -695,7 +769,11 @@ static cJSON *dec_value(ob_dec *d, int depth)
                 dfail(d, d->pos, "float64 needs 8 bytes, %zu left", left(d));
                 return NULL;
             }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            memcpy(&w, d->data + d->pos, 8);
+#else
             for (int i = 7; i >= 0; i--) w = w << 8 | d->data[d->pos + (size_t)i];
+#endif
             d->pos += 8;
             memcpy(&x, &w, 8);
             /* §2: float64 as is; NaN/±Infinity → null (JSON cannot hold them) */
@@ -857,10 +935,10 @@ static int efail(ob_enc *e, const char *msg)
 ** Invalid UTF-8 is stored repaired (U+FFFD) so the file stays valid. */
 static int enc_intern(ob_enc *e, const char *s, size_t n, size_t *out)
 {
-    size_t rlen = utf8_repair((const uint8_t *)s, n, NULL);
+    size_t bad, rlen = ob_utf8_repair((const uint8_t *)s, n, NULL, &bad, NULL);
     char *copy = NULL;
     size_t h;
-    if (rlen != n) {
+    if (bad) {  /* not rlen != n: a truncated 4-byte sequence (3 bytes) repairs to 3 bytes */
         copy = malloc(rlen ? rlen : 1);
         if (!copy) return efail(e, "out of memory");
         utf8_repair((const uint8_t *)s, n, copy);
@@ -933,7 +1011,9 @@ static int enc_string(ob_enc *e, const char *s)
             if (!bytes) return efail(e, "out of memory");
             /* the mime must be valid UTF-8 too, or its repair would change
             ** the text the decoder rebuilds */
-            if (utf8_repair((const uint8_t *)s + 5, mlen, NULL) == mlen &&
+            size_t mime_bad;
+            ob_utf8_repair((const uint8_t *)s + 5, mlen, NULL, &mime_bad, NULL);
+            if (!mime_bad &&
                 b64_decode_canonical(pay, plen, bytes, &blen)) {
                 if (!enc_intern(e, s + 5, mlen, &idx)) {
                     free(bytes);

@@ -22,6 +22,17 @@ cJSON *ob_binary_decode(const uint8_t *data, size_t len, char *err, size_t errca
 ** several times faster to build and to drop, issue 17).  Duplicate keys are
 ** already resolved (first position, last value). */
 typedef struct ob_binary_pool { struct ob_binary_pool_block *head; } ob_binary_pool;
+
+/* issue 17: the arrays and objects of a tree ob_document_load reads (the
+** pooled decoder's, or cJSON_Parse's once its duplicate keys are resolved)
+** carry their element count in valueint, marked by this bit of type, which
+** cJSON's own functions ignore (they test type & 0xFF).  Such a tree must not
+** be edited.  ob_json_count: that count, or cJSON_GetArraySize's walk. */
+#define OB_JSON_COUNTED (1 << 12)
+static inline int ob_json_count(const cJSON *v)
+{
+    return (v->type & OB_JSON_COUNTED) ? v->valueint : cJSON_GetArraySize(v);
+}
 cJSON *ob_binary_decode_pooled(const uint8_t *data, size_t len, char *err, size_t errcap, ob_binary_pool *pool);
 void ob_binary_pool_free(ob_binary_pool *pool);
 

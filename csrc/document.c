@@ -18,6 +18,7 @@
 #include "curve_spine.h"
 #include "jsnum.h"
 #include "load.h"
+#include "obmath.h"
 
 static const double WHITE[4] = {1, 1, 1, 1};
 
@@ -28,7 +29,7 @@ static void load_images(ob_loader *L, const cJSON *root)
     ob_document *doc = L->doc;
     const cJSON *arr = ob_arr(L, root, "images");
     size_t m0 = ob_path_key(L, "images");
-    doc->image_count = arr ? cJSON_GetArraySize(arr) : 0;
+    doc->image_count = arr ? ob_json_count(arr) : 0;
     doc->images = ob_alloc(L, (size_t)doc->image_count, sizeof *doc->images);
     int32_t i = 0;
     for (const cJSON *o = arr ? arr->child : NULL; o; o = o->next, i++) {
@@ -60,7 +61,7 @@ static void load_atlas(ob_loader *L, const cJSON *root)
     doc->atlas_scale = ob_num(L, atlas, "scale", 1);
 
     const cJSON *pages = ob_arr(L, atlas, "pages");
-    doc->page_count = pages ? cJSON_GetArraySize(pages) : 0;
+    doc->page_count = pages ? ob_json_count(pages) : 0;
     doc->pages = ob_alloc(L, (size_t)doc->page_count, sizeof *doc->pages);
     size_t m1 = ob_path_key(L, "pages");
     int32_t i = 0;
@@ -78,7 +79,7 @@ static void load_atlas(ob_loader *L, const cJSON *root)
     ob_path_pop(L, m1);
 
     const cJSON *regions = ob_arr(L, atlas, "regions");
-    int32_t n = regions ? cJSON_GetArraySize(regions) : 0;
+    int32_t n = regions ? ob_json_count(regions) : 0;
     doc->regions = ob_alloc(L, (size_t)n, sizeof *doc->regions);
     m1 = ob_path_key(L, "regions");
     i = 0;
@@ -143,7 +144,7 @@ static void load_bones(ob_loader *L, const cJSON *sk)
     ob_document *doc = L->doc;
     const cJSON *arr = ob_arr(L, sk, "bones");
     size_t m0 = ob_path_key(L, "bones");
-    doc->bone_count = arr ? cJSON_GetArraySize(arr) : 0;
+    doc->bone_count = arr ? ob_json_count(arr) : 0;
     doc->bones = ob_alloc(L, (size_t)doc->bone_count, sizeof *doc->bones);
     /* every bone's id up front (as ob_ref reads it; NULL when absent or not an
     ** id), hashed: a parent is then found in O(1), and so is whether it is
@@ -215,7 +216,7 @@ static void load_slots(ob_loader *L, const cJSON *sk)
     ob_document *doc = L->doc;
     const cJSON *arr = ob_arr(L, sk, "slots");
     size_t m0 = ob_path_key(L, "slots");
-    int32_t n = arr ? cJSON_GetArraySize(arr) : 0;
+    int32_t n = arr ? ob_json_count(arr) : 0;
     doc->slots = ob_alloc(L, (size_t)n, sizeof *doc->slots);
     int32_t i = 0;
     for (const cJSON *o = arr ? arr->child : NULL; o; o = o->next, i++) {
@@ -247,7 +248,7 @@ static int32_t *bone_list(ob_loader *L, const cJSON *o, const char *key, int32_t
 {
     ob_document *doc = L->doc;
     const cJSON *arr = ob_arr(L, o, key);
-    *count = arr ? cJSON_GetArraySize(arr) : 0;
+    *count = arr ? ob_json_count(arr) : 0;
     int32_t *out = ob_alloc(L, (size_t)*count, sizeof *out);
     int32_t i = 0;
     for (const cJSON *c = arr ? arr->child : NULL; c; c = c->next, i++) {
@@ -392,7 +393,7 @@ static void load_constraints(ob_loader *L, const cJSON *sk)
     int32_t total = 0;
     for (int k = 0; k < 4; k++) {
         arrs[k] = ob_arr(L, sk, keys[k]);
-        total += arrs[k] ? cJSON_GetArraySize(arrs[k]) : 0;
+        total += arrs[k] ? ob_json_count(arrs[k]) : 0;
     }
     doc->constraints = ob_alloc(L, (size_t)total, sizeof *doc->constraints);
     for (int k = 0; k < 4; k++) {
@@ -421,10 +422,10 @@ static void load_vertices(ob_loader *L, const cJSON *o, ob_attachment *a)
     a->vertices = ob_num_list(L, o, "vertices", &n);
     a->vertex_count = n / 2;
     const cJSON *w = ob_arr(L, o, "weights");
-    if (!w || cJSON_GetArraySize(w) == 0) return;
+    if (!w || ob_json_count(w) == 0) return;
     size_t m0 = ob_path_key(L, "weights");
-    int32_t nv = cJSON_GetArraySize(w), total = 0;
-    for (const cJSON *v = w->child; v; v = v->next) total += cJSON_IsArray(v) ? cJSON_GetArraySize(v) : 0;
+    int32_t nv = ob_json_count(w), total = 0;
+    for (const cJSON *v = w->child; v; v = v->next) total += cJSON_IsArray(v) ? ob_json_count(v) : 0;
     a->weight_start = ob_alloc(L, (size_t)nv + 1, sizeof(int32_t));
     a->weights = ob_alloc(L, (size_t)total, sizeof(ob_weight));
     int32_t i = 0, k = 0;
@@ -437,7 +438,8 @@ static void load_vertices(ob_loader *L, const cJSON *o, ob_attachment *a)
             size_t mj = ob_path_index(L, j);
             ob_expect_object(L, inf);
             ob_weight *wt = &a->weights[k++];
-            const char *bone = ob_ref(L, inf, "bone");
+            char num[OB_JSNUM_CAP];
+            const char *bone = ob_ref_peek(L, inf, "bone", num);
             wt->bone = OB_LOOKUP_ID(L, doc->bones, doc->bone_count, bone);
             if (wt->bone < 0) ob_warn(L, "bone", "unknown bone \"%s\": the slot bone is used", bone ? bone : "");
             wt->x = ob_num(L, inf, "x", 0);
@@ -479,7 +481,7 @@ static void load_sequence(ob_loader *L, const cJSON *o, ob_attachment *a)
 {
     static const char *modes[] = {"loop", "once", "pingPong", "holdLast"};
     const cJSON *frames = ob_arr(L, o, "frames");
-    a->frame_count = frames ? cJSON_GetArraySize(frames) : 0;
+    a->frame_count = frames ? ob_json_count(frames) : 0;
     a->frames = ob_alloc(L, (size_t)a->frame_count, sizeof *a->frames);
     size_t m0 = ob_path_key(L, "frames");
     int32_t i = 0;
@@ -560,7 +562,7 @@ static void load_particles(ob_loader *L, const cJSON *o, ob_attachment *a)
     p->image = image_ref(L, o, "image", NULL);
 
     const cJSON *bursts = ob_arr(L, o, "bursts");
-    p->burst_count = bursts ? cJSON_GetArraySize(bursts) : 0;
+    p->burst_count = bursts ? ob_json_count(bursts) : 0;
     p->bursts = ob_alloc(L, (size_t)p->burst_count, sizeof *p->bursts);
     size_t m0 = ob_path_key(L, "bursts");
     int32_t i = 0;
@@ -580,7 +582,7 @@ static void load_particles(ob_loader *L, const cJSON *o, ob_attachment *a)
         p->stops[0] = (ob_grad_stop){0, {1, 1, 1, 1}};
         p->stops[1] = (ob_grad_stop){1, {1, 1, 1, 0}};
     } else {
-        p->stop_count = cJSON_GetArraySize(colors);
+        p->stop_count = ob_json_count(colors);
         p->stops = ob_alloc(L, (size_t)p->stop_count, sizeof *p->stops);
         m0 = ob_path_key(L, "colors");
         i = 0;
@@ -617,7 +619,7 @@ static void load_attachment(ob_loader *L, const cJSON *o, ob_attachment *a)
         a->uvs = ob_num_list(L, o, "uvs", &a->uv_count);
         a->uv_count /= 2;
         const cJSON *tris = ob_arr(L, o, "triangles");
-        a->triangle_count = tris ? cJSON_GetArraySize(tris) : 0;
+        a->triangle_count = tris ? ob_json_count(tris) : 0;
         a->triangles = ob_alloc(L, (size_t)a->triangle_count, sizeof(uint32_t));
         int32_t i = 0;
         for (const cJSON *t = tris ? tris->child : NULL; t; t = t->next, i++) {
@@ -724,14 +726,14 @@ static void load_skins(ob_loader *L, const cJSON *sk)
     ob_document *doc = L->doc;
     const cJSON *arr = ob_arr(L, sk, "skins");
     size_t m0 = ob_path_key(L, "skins");
-    doc->skin_count = arr ? cJSON_GetArraySize(arr) : 0;
+    doc->skin_count = arr ? ob_json_count(arr) : 0;
     doc->skins = ob_alloc(L, (size_t)doc->skin_count, sizeof *doc->skins);
     int32_t total = 0;  /* attachments over every skin */
     for (const cJSON *o = arr ? arr->child : NULL; o; o = o->next) {
         const cJSON *atts = cJSON_IsObject(o) ? ob_get(o, "attachments") : NULL;
         if (!cJSON_IsObject(atts)) continue;
         for (const cJSON *s = atts->child; s; s = s->next)
-            if (cJSON_IsObject(s)) total += cJSON_GetArraySize(s);
+            if (cJSON_IsObject(s)) total += ob_json_count(s);
     }
     doc->attachments = ob_alloc(L, (size_t)total, sizeof *doc->attachments);
     int32_t i = 0;
@@ -744,7 +746,7 @@ static void load_skins(ob_loader *L, const cJSON *sk)
         const cJSON *atts = ob_obj(L, o, "attachments");
         int32_t n = 0;
         for (const cJSON *s = atts ? atts->child : NULL; s; s = s->next)
-            if (cJSON_IsObject(s)) n += cJSON_GetArraySize(s);
+            if (cJSON_IsObject(s)) n += ob_json_count(s);
         skin->entries = ob_alloc(L, (size_t)n, sizeof *skin->entries);
         size_t ma = ob_path_key(L, "attachments");
         for (const cJSON *s = atts ? atts->child : NULL; s; s = s->next) {
@@ -782,7 +784,7 @@ static void load_skins(ob_loader *L, const cJSON *sk)
         }
         skin->bones = bone_list(L, o, "bones", &skin->bone_count);
         const cJSON *cons = ob_arr(L, o, "constraints");
-        skin->constraint_count = cons ? cJSON_GetArraySize(cons) : 0;
+        skin->constraint_count = cons ? ob_json_count(cons) : 0;
         skin->constraints = ob_alloc(L, (size_t)skin->constraint_count, sizeof(char *));
         int32_t k = 0;
         for (const cJSON *c = cons ? cons->child : NULL; c; c = c->next, k++) {
@@ -831,24 +833,34 @@ static int key_eq(const void *ctx, int32_t i)
     return strcmp(c->first[i]->string, c->key) == 0;
 }
 
+/* Also gives every array and object its count (OB_JSON_COUNTED, binary.h). */
+static void set_count(cJSON *v, int32_t n)
+{
+    v->valueint = n;
+    v->type |= OB_JSON_COUNTED;
+}
+
 static int dedupe_keys(cJSON *v)
 {
     int32_t n = 0;
     for (cJSON *c = v->child; c; c = c->next, n++)
-        if (dedupe_keys(c) < 0) return -1;
+        if (c->child && dedupe_keys(c) < 0) return -1;
+    if (cJSON_IsArray(v)) set_count(v, n);
     if (!cJSON_IsObject(v)) return 0;
     if (n <= 16) {
         for (cJSON *c = v->child; c; c = c->next) {
             for (cJSON *d = c->next; d;) {
                 cJSON *next = d->next;
-                if (d->string && c->string && strcmp(c->string, d->string) == 0) {
+                if (d->string && c->string && d->string[0] == c->string[0] && strcmp(c->string, d->string) == 0) {
                     cJSON_DetachItemViaPointer(v, d);
                     cJSON_ReplaceItemViaPointer(v, c, d);  /* frees c; d takes its place */
                     c = d;
+                    n--;
                 }
                 d = next;
             }
         }
+        set_count(v, n);
         return 0;
     }
     cJSON **first = malloc((size_t)n * sizeof *first);  /* first[k]: the node at the k-th distinct key's place */
@@ -875,6 +887,7 @@ static int dedupe_keys(cJSON *v)
     }
     ob_htab_free(&tab);
     free(first);
+    set_count(v, k);
     return rc;
 }
 
@@ -884,21 +897,66 @@ static int dedupe_keys(cJSON *v)
 ** escapes. */
 static size_t nul_in_strings(const char *s, size_t n)
 {
-    int in = 0;
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        if (!in) {
-            in = c == '"';
-        } else if (c == '"') {
-            in = 0;
-        } else if (c == '\\') {
-            if (i + 5 < n && s[i + 1] == 'u' && memcmp(s + i + 2, "0000", 4) == 0) return i;
-            i++;  /* the escaped character */
-        } else if (c == '\0') {
-            return i;
-        }
+    /* outside strings, valid JSON holds neither a NUL byte nor a backslash,
+    ** so two memchr scans do it (issue 17: the byte loop cost a .obone load
+    ** as much as a tenth of cJSON_Parse) */
+    const char *z = memchr(s, '\0', n);
+    size_t limit = z ? (size_t)(z - s) : n;
+    for (size_t i = 0; i < limit;) {
+        const char *p = memchr(s + i, '\\', limit - i);
+        if (!p) break;
+        i = (size_t)(p - s);
+        if (i + 5 < n && s[i + 1] == 'u' && memcmp(s + i + 2, "0000", 4) == 0) return i;
+        i += 2;  /* the backslash and the escaped character */
     }
-    return n;
+    return limit;
+}
+
+/* issue 17: the setup pose as ob_instance lays it out, and the bones'
+** children, once per document instead of once per instance (document.h). */
+static void build_instance_constants(ob_loader *L)
+{
+    ob_document *doc = L->doc;
+    int32_t nb = doc->bone_count, ns = doc->slot_count, nc = doc->constraint_count;
+    doc->setup_local = ob_alloc(L, (size_t)nb, sizeof *doc->setup_local);
+    doc->setup_inherit = ob_alloc(L, (size_t)nb, sizeof *doc->setup_inherit);
+    doc->setup_color = ob_alloc(L, 4 * (size_t)ns, sizeof *doc->setup_color);
+    doc->setup_dark = ob_alloc(L, 4 * (size_t)ns, sizeof *doc->setup_dark);
+    doc->setup_has_dark = ob_alloc(L, (size_t)ns, sizeof *doc->setup_has_dark);
+    doc->setup_attachment = ob_alloc(L, (size_t)ns, sizeof *doc->setup_attachment);
+    doc->setup_order = ob_alloc(L, (size_t)ns, sizeof *doc->setup_order);
+    doc->setup_con_values = ob_alloc(L, (size_t)OB_CV_COUNT * (size_t)nc, sizeof *doc->setup_con_values);
+    for (int32_t i = 0; i < nb; i++) {
+        const ob_bone_data *b = &doc->bones[i];
+        doc->setup_local[i] = (ob_pose){b->x, b->y, b->rotation, b->scale_x, b->scale_y, b->shear_x, b->shear_y};
+        doc->setup_inherit[i] = (uint8_t)b->inherit;
+    }
+    for (int32_t i = 0; i < ns; i++) {
+        const ob_slot_data *s = &doc->slots[i];
+        memcpy(&doc->setup_color[4 * i], s->color, sizeof s->color);
+        memcpy(&doc->setup_dark[4 * i], s->dark, sizeof s->dark);
+        doc->setup_has_dark[i] = (uint8_t)s->has_dark;
+        doc->setup_attachment[i] = s->attachment;
+        doc->setup_order[i] = i;
+    }
+    for (int32_t i = 0; i < nc; i++)
+        memcpy(&doc->setup_con_values[(size_t)i * OB_CV_COUNT], doc->constraints[i].setup,
+               sizeof doc->constraints[i].setup);
+    /* children lists, creation order (updateSubtree, §3.2): one array */
+    doc->bone_children = ob_alloc(L, (size_t)nb, sizeof *doc->bone_children);
+    doc->bone_child_count = ob_alloc(L, (size_t)nb, sizeof *doc->bone_child_count);
+    int32_t *all = ob_alloc(L, (size_t)nb, sizeof *all), at = 0;
+    for (int32_t i = 0; i < nb; i++)
+        if (doc->bones[i].parent >= 0) doc->bone_child_count[doc->bones[i].parent]++;
+    for (int32_t i = 0; i < nb; i++) {
+        doc->bone_children[i] = all + at;
+        at += doc->bone_child_count[i];
+        doc->bone_child_count[i] = 0;
+    }
+    for (int32_t i = 0; i < nb; i++) {
+        int32_t p = doc->bones[i].parent;
+        if (p >= 0) doc->bone_children[p][doc->bone_child_count[p]++] = i;
+    }
 }
 
 /* Runs every section loader; -1 when one failed (the message is in L->err).
@@ -937,6 +995,8 @@ static int run_loaders(ob_loader *L, const cJSON *root)
     ob_load_audio(L, root);
     ob_load_scripts(L, root);
     ob_load_state_machines(L, root);
+
+    build_instance_constants(L);
 
     /* keep the interned tables in the arena */
     doc->att_name_count = L->name_count;
@@ -1106,6 +1166,7 @@ ob_document *ob_document_load(const void *data, size_t len, ob_error *err_arg)
     if (doc->source) memcpy(doc->source, data, len);
     doc->source_len = len;
     atomic_init(&doc->json, NULL);
+    atomic_init(&doc->draw_shared, NULL);
     if (!doc->source || run_loaders(L, root) < 0) {
         if (err->status == OB_OK) {
             err->status = OB_ERR_MEMORY;
@@ -1133,6 +1194,8 @@ void ob_document_free(ob_document *doc)
 {
     if (!doc) return;
     free(atomic_load(&doc->json));
+    void *shared = atomic_load(&doc->draw_shared);
+    if (shared) (*(void (**)(void *))shared)(shared);  /* drawlist.c's cache frees itself */
     free(doc->source);
     ob_arena_free(&doc->arena);
     free(doc);

@@ -530,6 +530,22 @@ struct ob_document {
     double atlas_scale;
 
     int32_t warning_count; const char **warnings; /* lenient-spec notes for `validate` */
+
+    /* load (issue 17): what every instance of the document would otherwise
+    ** copy, built once at load and pointed at by each instance (instance.h's
+    ** setup_* arrays, laid out like its live arrays, and its bone children) */
+    struct ob_pose *setup_local;        /* per bone */
+    uint8_t *setup_inherit;             /* per bone */
+    double *setup_color, *setup_dark;   /* 4 per slot */
+    uint8_t *setup_has_dark;            /* per slot */
+    int32_t *setup_attachment, *setup_order; /* per slot */
+    double *setup_con_values;           /* OB_CV_COUNT per constraint */
+    int32_t **bone_children;            /* per bone: its children in creation order */
+    int32_t *bone_child_count;
+    /* drawlist.c's per-attachment caches, shared by the instances: built by
+    ** the first (an atomic cache, as json); a struct whose first member is
+    ** its free function, which ob_document_free calls */
+    _Atomic(void *) draw_shared;
 };
 
 /* Looks an id up in an array of structs whose first member is `const char *id`

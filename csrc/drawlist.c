@@ -242,19 +242,39 @@ static int build_region_mesh_caches(const ob_document *doc, ob_draw_state *ds)
     return 0;
 }
 
-int ob_draw_state_create(ob_instance *inst)
+/* The per-attachment caches (outlines, local quads, uvs, quad fractions,
+** earcut indices, sequence inputs) depend on the document alone: built once
+** per document, by its first instance, and shared by all (issue 17: 14 KB of
+** each spineboy instance).  Kept in the document as an atomic cache, like its
+** JSON text; freed with it through the cache's own free function. */
+typedef struct draw_shared {
+    void (*free)(void *self);    /* first: what ob_document_free calls (document.h) */
+    ob_draw_state k;             /* only the cache fields are set */
+} draw_shared;
+
+static void free_caches(ob_draw_state *ds)
 {
-    const ob_document *doc = inst->doc;
-    ob_draw_state *ds = calloc(1, sizeof *ds);
-    if (!ds) return -1;
-    inst->draw = ds;
-    int32_t na = doc->attachment_count, ns = doc->slot_count;
+    free(ds->outline_start); free(ds->outline_count); free(ds->outline); free(ds->local_quad);
+    free(ds->uv_start); free(ds->uv_count); free(ds->uv_pool); free(ds->pt_start); free(ds->pt_pool);
+    free(ds->tri_start); free(ds->tri_count); free(ds->tris);
+    free(ds->seq_input);
+}
+
+static void draw_shared_free(void *p)
+{
+    draw_shared *s = p;
+    free_caches(&s->k);
+    free(s);
+}
+
+static int build_caches(const ob_document *doc, ob_draw_state *ds)
+{
+    int32_t na = doc->attachment_count;
     XALLOC(ds->outline_start, na);
     XALLOC(ds->outline_count, na);
     XALLOC(ds->tri_start, na);
     XALLOC(ds->tri_count, na);
     XALLOC(ds->seq_input, na);
-    XALLOC(ds->text_override, ns);
 
     /* §8.5 local outlines of shapes */
     int32_t total = 0;
@@ -305,6 +325,45 @@ int ob_draw_state_create(ob_instance *inst)
         ds->tri_count[i] = (int32_t)nt;
     }
     ob_earcut_ctx_free(ec);
+    return 0;
+}
+
+static const ob_draw_state *shared_caches(const ob_document *doc)
+{
+    ob_document *d = (ob_document *)doc;  /* a cache: the document is not changed */
+    draw_shared *s = atomic_load(&d->draw_shared);
+    if (s) return &s->k;
+    s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->free = draw_shared_free;
+    if (build_caches(doc, &s->k) < 0) {
+        draw_shared_free(s);
+        return NULL;
+    }
+    void *none = NULL;
+    if (!atomic_compare_exchange_strong(&d->draw_shared, &none, s)) {  /* another instance built it first */
+        draw_shared_free(s);
+        s = none;
+    }
+    return &s->k;
+}
+
+int ob_draw_state_create(ob_instance *inst)
+{
+    const ob_document *doc = inst->doc;
+    ob_draw_state *ds = calloc(1, sizeof *ds);
+    if (!ds) return -1;
+    inst->draw = ds;
+    int32_t na = doc->attachment_count, ns = doc->slot_count;
+    const ob_draw_state *k = shared_caches(doc);
+    if (!k) return -1;
+    ds->outline_start = k->outline_start; ds->outline_count = k->outline_count; ds->outline = k->outline;
+    ds->local_quad = k->local_quad;
+    ds->uv_start = k->uv_start; ds->uv_count = k->uv_count; ds->uv_pool = k->uv_pool;
+    ds->pt_start = k->pt_start; ds->pt_pool = k->pt_pool;
+    ds->tri_start = k->tri_start; ds->tri_count = k->tri_count; ds->tris = k->tris;
+    ds->seq_input = k->seq_input;
+    XALLOC(ds->text_override, ns);
 
     /* buffer sizes: per slot, the largest need over the attachments it can show */
     int32_t (*slot_need)[5] = calloc(ns > 0 ? (size_t)ns : 1, sizeof *slot_need);
@@ -378,13 +437,10 @@ void ob_draw_state_free(ob_instance *inst)
     if (ds->text_override)
         for (int32_t s = 0; s < inst->doc->slot_count; s++) free(ds->text_override[s]);
     free(ds->text_override);
-    free(ds->outline_start); free(ds->outline_count); free(ds->outline); free(ds->local_quad);
-    free(ds->uv_start); free(ds->uv_count); free(ds->uv_pool); free(ds->pt_start); free(ds->pt_pool);
+    /* the caches are the document's (shared_caches) */
     free(ds->wv_slot); free(ds->wv_attachment); free(ds->wv_first); free(ds->wv_vertices); free(ds->wv);
     ob_wv_plan_free(&ds->wv_plan);
     free(ds->slot_cache);
-    free(ds->tri_start); free(ds->tri_count); free(ds->tris);
-    free(ds->seq_input);
     free(ds->items); free(ds->masks);
     free(ds->vertices); free(ds->uvs); free(ds->indices); free(ds->colors);
     free(ds->mask_vertices); free(ds->mask_indices);

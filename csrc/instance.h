@@ -53,7 +53,7 @@ struct ob_instance {
     int32_t *sync_pending_children; /* per bone: how many of its children have one */
     int32_t *chain;              /* per bone: scratch for ob_bone_refresh */
     uint8_t *bone_active;
-    int32_t **children;          /* per bone: children in creation order */
+    int32_t **children;          /* per bone: children in creation order (the document's) */
     int32_t *child_count;
 
     /* slots (index = doc slot index) */
@@ -99,13 +99,14 @@ struct ob_instance {
     double *tl_values;
 
     /* §3.1 the setup values laid out like the live arrays above, so that
-    ** setToSetupPose is a few memcpy calls */
-    ob_pose *setup_local;
-    uint8_t *setup_inherit;
-    double *setup_color, *setup_dark;   /* 4 per slot */
-    uint8_t *setup_has_dark;
-    int32_t *setup_attachment, *setup_order;
-    double *setup_con_values;           /* OB_CV_COUNT per constraint */
+    ** setToSetupPose is a few memcpy calls: the document's (shared by its
+    ** instances, never written; issue 17) */
+    const ob_pose *setup_local;
+    const uint8_t *setup_inherit;
+    const double *setup_color, *setup_dark;   /* 4 per slot */
+    const uint8_t *setup_has_dark;
+    const int32_t *setup_attachment, *setup_order;
+    const double *setup_con_values;           /* OB_CV_COUNT per constraint */
 
     /* each concern's state (owned and freed by its file) */
     struct ob_anim_state *anim;        /* animation_state.c: tracks, audio (§6, §10) */

@@ -495,12 +495,60 @@ int ob_js_to_precision(double v, int p, char *buf, size_t cap)
 }
 
 /* §2: Number(Math.fround(f).toPrecision(7)) */
-double ob_js_f32_round7(float f)
+/* The text route: toPrecision's digits, read back by strtod (the reference
+** for the fast path below; tests/c/test_jsnum.c compares the two). */
+double ob_js_f32_round7_text(float f)
 {
     char b[64];
     if (ob_js_to_precision((double)f, 7, b, sizeof b) < 0)
         return (double)f;
     return strtod(b, NULL);
+}
+
+/* issue 17 (load time): the same value without text.  toPrecision(7) picks
+** the integer n, 10^6 <= n <= 10^7, nearest to |x| * 10^(6-e), ties up, and
+** the result is the double nearest n * 10^(e-6).  For 1e-6 <= |x| < 1e7 the
+** scaled y = |x| * 10^p (p = 6 - e, 0 <= p <= 12) is exact in double (24-bit
+** mantissa times 5^p < 2^28), so n and the tie are decided exactly, and n /
+** 10^p is one correctly rounded division of exact operands (what strtod gives
+** for the text).  For 1e7 <= |x| < 1e18, x is an integer (float32 >= 2^23):
+** n comes from uint64 arithmetic, the result is n * 10^q, exact operands
+** again.  Anything else (tiny, huge, non-finite) takes the text route. */
+double ob_js_f32_round7(float f)
+{
+    static const double p10[13] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12};
+    static const uint64_t u10[19] = {1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+                                     100000000ull, 1000000000ull, 10000000000ull, 100000000000ull,
+                                     1000000000000ull, 10000000000000ull, 100000000000000ull,
+                                     1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
+                                     1000000000000000000ull};
+    double x = (double)f, a = fabs(x);
+    if (a == 0) return 0.0;  /* "0.000000": +0 for both zeros */
+    if (a >= 1e-6 && a < 1e7) {
+        int e2;
+        frexp(a, &e2);                      /* 2^(e2-1) <= a < 2^e2 */
+        int e = (int)floor((e2 - 1) * 0.30102999566398120);  /* <= floor(log10 a), at most one below */
+        if (e < -6) e = -6;
+        int p = 6 - e;
+        double y = a * p10[p];              /* exact */
+        if (y >= 1e7 && p > 0) y = a * p10[--p];
+        if (y >= 1e6 && y < 1e7) {
+            double n = floor(y);
+            if (y - n >= 0.5) n += 1;       /* ties up, as toPrecision */
+            double r = n / p10[p];
+            return f < 0 ? -r : r;
+        }
+    } else if (a >= 1e7 && a < 1e18) {
+        uint64_t X = (uint64_t)a;           /* a is an integer */
+        int e = 7;
+        while (e < 17 && X >= u10[e + 1]) e++;  /* 10^e <= X < 10^(e+1) */
+        int q = e - 6;                      /* 1 <= q <= 11 */
+        uint64_t d = u10[q], n = X / d, rem = X % d;
+        if (2 * rem >= d) n++;
+        double r = (double)n * p10[q];
+        return f < 0 ? -r : r;
+    }
+    return ob_js_f32_round7_text(f);
 }
 
 /* §12: Math.round, the integral value closest to x, ties towards +Infinity. */

@@ -27,6 +27,8 @@ int ob_js_to_precision(double v, int p, char *buf, size_t cap);
 
 /* Number(Math.fround(f).toPrecision(7)): §2 binary float32 decoding. */
 double ob_js_f32_round7(float f);
+/* The same through toPrecision's text and strtod (the slow reference). */
+double ob_js_f32_round7_text(float f);
 
 /* Math.round(v * 1e4) / 1e4 with -0 -> 0: the conformance sample rounding. */
 double ob_js_round4(double v);

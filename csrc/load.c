@@ -9,48 +9,58 @@
 
 #include "jsnum.h"
 
-/* Appends n bytes to the path, truncated to fit (what snprintf did, without
-** its cost: the path moves at every element of every array, issue 17) */
-static void path_put(ob_loader *L, const char *s, size_t n)
+#define OB_PATH_FRAMES (sizeof ((ob_loader *)0)->frames / sizeof ((ob_loader *)0)->frames[0])
+
+static size_t path_push(ob_loader *L, const char *key, int32_t index)
 {
-    size_t room = sizeof L->path - 1 - L->path_len;
+    size_t mark = L->depth;
+    if (L->depth < OB_PATH_FRAMES) L->frames[L->depth] = (struct ob_path_frame){key, index};
+    L->depth++;
+    return mark;
+}
+
+size_t ob_path_key(ob_loader *L, const char *key) { return path_push(L, key, 0); }
+size_t ob_path_index(ob_loader *L, int32_t index) { return path_push(L, NULL, index); }
+void ob_path_pop(ob_loader *L, size_t mark) { L->depth = mark; }
+
+/* Appends n bytes to the path text of *len bytes, truncated to fit. */
+static void path_put(ob_loader *L, size_t *len, const char *s, size_t n)
+{
+    size_t room = sizeof L->path - 1 - *len;
     if (n > room) n = room;
-    memcpy(L->path + L->path_len, s, n);
-    L->path_len += n;
-    L->path[L->path_len] = '\0';
+    memcpy(L->path + *len, s, n);
+    *len += n;
 }
 
-size_t ob_path_key(ob_loader *L, const char *key)
+/* The path as text (`skeleton.bones[3]`), "" at the top; in L->path.  More
+** frames than kept always fill the text (each is 2 bytes or more). */
+static const char *path_text(ob_loader *L)
 {
-    size_t mark = L->path_len;
-    if (L->path_len) path_put(L, ".", 1);
-    path_put(L, key, strlen(key));
-    return mark;
-}
-
-size_t ob_path_index(ob_loader *L, int32_t index)
-{
-    size_t mark = L->path_len;
-    char buf[16], *p = buf + sizeof buf;
-    uint32_t u = index < 0 ? 0u - (uint32_t)index : (uint32_t)index;
-    *--p = ']';
-    do *--p = (char)('0' + u % 10); while (u /= 10);
-    if (index < 0) *--p = '-';
-    *--p = '[';
-    path_put(L, p, (size_t)(buf + sizeof buf - p));
-    return mark;
-}
-
-void ob_path_pop(ob_loader *L, size_t mark)
-{
-    L->path_len = mark;
-    L->path[mark] = '\0';
+    size_t len = 0, n = L->depth < OB_PATH_FRAMES ? L->depth : OB_PATH_FRAMES;
+    for (size_t f = 0; f < n; f++) {
+        const struct ob_path_frame *fr = &L->frames[f];
+        if (fr->key) {
+            if (len) path_put(L, &len, ".", 1);
+            path_put(L, &len, fr->key, strlen(fr->key));
+        } else {
+            char buf[16], *p = buf + sizeof buf;
+            uint32_t u = fr->index < 0 ? 0u - (uint32_t)fr->index : (uint32_t)fr->index;
+            *--p = ']';
+            do *--p = (char)('0' + u % 10); while (u /= 10);
+            if (fr->index < 0) *--p = '-';
+            *--p = '[';
+            path_put(L, &len, p, (size_t)(buf + sizeof buf - p));
+        }
+    }
+    L->path[len] = '\0';
+    return L->path;
 }
 
 static int place(ob_loader *L, const char *key, char *buf, size_t cap)
 {
-    if (key) return snprintf(buf, cap, "%s%s%s", L->path, L->path_len ? "." : "", key);
-    return snprintf(buf, cap, "%s", L->path_len ? L->path : "document");
+    const char *path = path_text(L);
+    if (key) return snprintf(buf, cap, "%s%s%s", path, path[0] ? "." : "", key);
+    return snprintf(buf, cap, "%s", path[0] ? path : "document");
 }
 
 void ob_fail(ob_loader *L, const char *key, const char *fmt, ...)
@@ -122,53 +132,29 @@ void ob_warn(ob_loader *L, const char *key, const char *fmt, ...)
     if (copy) L->warnings[L->warning_count++] = copy;
 }
 
+static _Noreturn void out_of_memory(ob_loader *L)
+{
+    const char *path = path_text(L);
+    snprintf(L->err->message, sizeof L->err->message, "%s: out of memory", path[0] ? path : "document");
+    L->err->status = OB_ERR_MEMORY;
+    longjmp(L->fail, 1);
+}
+
 void *ob_alloc(ob_loader *L, size_t n, size_t size)
 {
     void *p = ob_arena_array(&L->doc->arena, n ? n : 1, size);
-    if (!p) {
-        snprintf(L->err->message, sizeof L->err->message, "%s: out of memory",
-                 L->path_len ? L->path : "document");
-        L->err->status = OB_ERR_MEMORY;
-        longjmp(L->fail, 1);
-    }
+    if (!p) out_of_memory(L);
     return p;
 }
 
 const char *ob_strdup(ob_loader *L, const char *s)
 {
     if (!s) return NULL;
-    size_t len = strlen(s);
-    char *p = ob_alloc(L, len + 1, 1);
-    memcpy(p, s, len);
+    const char *p = ob_arena_strdup(&L->doc->arena, s);
+    if (!p) out_of_memory(L);
     return p;
 }
 
-const cJSON *ob_get(const cJSON *obj, const char *key)
-{
-    if (!cJSON_IsObject(obj)) return NULL;
-    /* keys are unique: ob_document_load resolved duplicates first (last wins,
-    ** as in JS), so the first match is the only one */
-    for (const cJSON *c = obj->child; c; c = c->next)
-        if (c->string && strcmp(c->string, key) == 0) return cJSON_IsNull(c) ? NULL : c;
-    return NULL;
-}
-
-int ob_has(const cJSON *obj, const char *key) { return ob_get(obj, key) != NULL; }
-
-double ob_num(ob_loader *L, const cJSON *obj, const char *key, double def)
-{
-    const cJSON *v = ob_get(obj, key);
-    if (!v) return def;
-    if (!cJSON_IsNumber(v)) ob_fail_type(L, key, "a number", v);
-    return v->valuedouble;
-}
-
-double ob_num_req(ob_loader *L, const cJSON *obj, const char *key)
-{
-    const cJSON *v = ob_get(obj, key);
-    if (!v || !cJSON_IsNumber(v)) ob_fail_type(L, key, "a number", v);
-    return v->valuedouble;
-}
 
 const char *ob_str(ob_loader *L, const cJSON *obj, const char *key, const char *def)
 {
@@ -187,6 +173,18 @@ const char *ob_ref(ob_loader *L, const cJSON *obj, const char *key)
         char num[OB_JSNUM_CAP];
         ob_js_to_string(v->valuedouble, num, sizeof num);
         return ob_strdup(L, num);
+    }
+    ob_fail_type(L, key, "an id (a string)", v);
+}
+
+const char *ob_ref_peek(ob_loader *L, const cJSON *obj, const char *key, char *buf)
+{
+    const cJSON *v = ob_get(obj, key);
+    if (!v) return NULL;
+    if (cJSON_IsString(v)) return v->valuestring;
+    if (cJSON_IsNumber(v)) {
+        ob_js_to_string(v->valuedouble, buf, OB_JSNUM_CAP);
+        return buf;
     }
     ob_fail_type(L, key, "an id (a string)", v);
 }
@@ -226,7 +224,7 @@ ob_range ob_range_get(ob_loader *L, const cJSON *obj, const char *key, ob_range 
     const cJSON *v = ob_get(obj, key);
     if (!v) return def;
     if (cJSON_IsNumber(v)) return (ob_range){v->valuedouble, v->valuedouble};
-    if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != 2 || !cJSON_IsNumber(v->child) ||
+    if (!cJSON_IsArray(v) || ob_json_count(v) != 2 || !cJSON_IsNumber(v->child) ||
         !cJSON_IsNumber(v->child->next))
         ob_fail_type(L, key, "a [min, max] pair of numbers", v);
     return (ob_range){v->child->valuedouble, v->child->next->valuedouble};
@@ -237,12 +235,12 @@ double *ob_num_list(ob_loader *L, const cJSON *obj, const char *key, int32_t *co
     const cJSON *a = ob_arr(L, obj, key);
     *count = 0;
     if (!a) return NULL;
-    int n = cJSON_GetArraySize(a);
+    int n = ob_json_count(a);
     if (n == 0) return NULL;
     double *out = ob_alloc(L, (size_t)n, sizeof *out);
     int i = 0;
     for (const cJSON *c = a->child; c; c = c->next, i++) {
-        if (!cJSON_IsNumber(c)) {
+        if ((c->type & 0xFF) != cJSON_Number) {  /* cJSON_IsNumber, inline */
             size_t m = ob_path_key(L, key);
             ob_path_index(L, i);
             ob_fail_type(L, NULL, "a number", c);
@@ -512,7 +510,7 @@ int ob_parse_property(const char *s)
         "frame", "emitting", "rate", "offsets", "order",
         "influenceOffsets", "mixScaleY", "reset"};
     for (int i = 0; i < (int)(sizeof names / sizeof *names); i++)
-        if (strcmp(s, names[i]) == 0) return i;
+        if (s[0] == names[i][0] && strcmp(s, names[i]) == 0) return i;  /* first byte inline: issue 17 */
     return -1;
 }
 

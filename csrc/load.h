@@ -12,6 +12,7 @@
 
 #include <setjmp.h>
 #include <cjson/cJSON.h>
+#include "binary.h"
 #include "document.h"
 
 /* An open-addressing hash table of array positions (issue 21: look-ups by
@@ -38,8 +39,12 @@ typedef struct ob_loader {
     ob_document *doc;
     ob_error *err;
     jmp_buf fail;
+    /* the path as a stack of frames (a key, or an index when key is NULL),
+    ** written out as text only for a message (issue 17: it moves at every
+    ** element of every array); path holds that text, truncated */
+    struct ob_path_frame { const char *key; int32_t index; } frames[256];
+    size_t depth;                     /* frames pushed (those past 256 are not kept) */
     char path[384];
-    size_t path_len;
     /* interned attachment names and channels: growable, copied into the
     ** arena when the load ends */
     const char **names; int32_t name_count, name_cap;
@@ -68,7 +73,8 @@ void ob_htab_free(ob_htab *t);
 int32_t ob_lookup(ob_loader *L, const void *array, int32_t count, size_t stride, size_t offset, const char *key);
 #define OB_LOOKUP_ID(L, arr, count, key) ob_lookup((L), (arr), (count), sizeof *(arr), 0, (key))
 
-/* Path bookkeeping: push returns a mark to pop back to. */
+/* Path bookkeeping: push returns a mark to pop back to.  A key must stay
+** valid until popped (a literal, or a string of the tree). */
 size_t ob_path_key(ob_loader *L, const char *key);
 size_t ob_path_index(ob_loader *L, int32_t index);
 void ob_path_pop(ob_loader *L, size_t mark);
@@ -84,17 +90,47 @@ void ob_warn(ob_loader *L, const char *key, const char *fmt, ...);
 void *ob_alloc(ob_loader *L, size_t n, size_t size);  /* zeroed, arena; fails the load on OOM */
 const char *ob_strdup(ob_loader *L, const char *s);
 
-/* Member access.  A missing member and JSON null both count as absent. */
-const cJSON *ob_get(const cJSON *obj, const char *key);
-int ob_has(const cJSON *obj, const char *key);
+/* Member access.  A missing member and JSON null both count as absent.
+** Inline (issue 17: these run for every member of every key). */
+static inline const cJSON *ob_get(const cJSON *obj, const char *key)
+{
+    if (!obj || (obj->type & 0xFF) != cJSON_Object) return NULL;
+    /* keys are unique: ob_document_load resolved duplicates first (last wins,
+    ** as in JS), so the first match is the only one.  The first byte is
+    ** compared inline: most keys differ there (strcmp calls were 8% of a load) */
+    const char k0 = key[0];
+    for (const cJSON *c = obj->child; c; c = c->next) {
+        const char *s = c->string;
+        if (!s || s[0] != k0) continue;
+        size_t i = 1;  /* keys are short: a byte loop beats a strcmp call */
+        while (s[i] == key[i] && key[i]) i++;
+        if (s[i] == key[i]) return (c->type & 0xFF) == cJSON_NULL ? NULL : c;
+    }
+    return NULL;
+}
+static inline int ob_has(const cJSON *obj, const char *key) { return ob_get(obj, key) != NULL; }
 
-double ob_num(ob_loader *L, const cJSON *obj, const char *key, double def);
+static inline double ob_num(ob_loader *L, const cJSON *obj, const char *key, double def)
+{
+    const cJSON *v = ob_get(obj, key);
+    if (!v) return def;
+    if ((v->type & 0xFF) != cJSON_Number) ob_fail_type(L, key, "a number", v);
+    return v->valuedouble;
+}
 /* A number that must be present. */
-double ob_num_req(ob_loader *L, const cJSON *obj, const char *key);
+static inline double ob_num_req(ob_loader *L, const cJSON *obj, const char *key)
+{
+    const cJSON *v = ob_get(obj, key);
+    if (!v || (v->type & 0xFF) != cJSON_Number) ob_fail_type(L, key, "a number", v);
+    return v->valuedouble;
+}
 /* Strings: def when absent; anything else than a string fails. */
 const char *ob_str(ob_loader *L, const cJSON *obj, const char *key, const char *def);
 /* An id reference: a string (numbers are accepted and written as JS would). */
 const char *ob_ref(ob_loader *L, const cJSON *obj, const char *key);
+/* The same id, not copied: the tree's text (or buf, OB_JSNUM_CAP bytes, for
+** a number), valid while the tree is; for ids only looked up (issue 17). */
+const char *ob_ref_peek(ob_loader *L, const cJSON *obj, const char *key, char *buf);
 /* Booleans: true/false; absent ⇒ def; numbers by JS truthiness. */
 int ob_bool(ob_loader *L, const cJSON *obj, const char *key, int def);
 /* Arrays / objects: NULL when absent. */

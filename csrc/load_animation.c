@@ -23,7 +23,7 @@
 static const cJSON *list(ob_loader *L, const cJSON *obj, const char *key, int32_t *n)
 {
     const cJSON *a = ob_arr(L, obj, key);
-    *n = a ? (int32_t)cJSON_GetArraySize(a) : 0;
+    *n = a ? (int32_t)ob_json_count(a) : 0;
     return a ? a->child : NULL;
 }
 
@@ -170,7 +170,7 @@ static void parse_curve(ob_loader *L, const cJSON *k, ob_key *key)
         if (strcmp(c->valuestring, "stepped") == 0) { key->curve = OB_CURVE_STEPPED; return; }
         ob_fail_type(L, "curve", what, c);
     }
-    if (!cJSON_IsArray(c) || cJSON_GetArraySize(c) != 4) ob_fail_type(L, "curve", what, c);
+    if (!cJSON_IsArray(c) || ob_json_count(c) != 4) ob_fail_type(L, "curve", what, c);
     int32_t i = 0;
     for (const cJSON *h = c->child; h; h = h->next, i++) {
         if (!cJSON_IsNumber(h)) {
@@ -200,7 +200,7 @@ static void parse_draw_order(ob_loader *L, const cJSON *k, ob_key *key)
     key->count = 0;
     if (!v) return;
     if (!cJSON_IsArray(v)) ob_fail_type(L, "value", "a list of slot ids", v);
-    int32_t n = (int32_t)cJSON_GetArraySize(v);
+    int32_t n = (int32_t)ob_json_count(v);
     key->order = ob_alloc(L, (size_t)n, sizeof *key->order);
     size_t m = ob_path_key(L, "value");
     int32_t i = 0;

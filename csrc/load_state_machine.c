@@ -20,7 +20,7 @@
 static const cJSON *list(ob_loader *L, const cJSON *obj, const char *key, int32_t *n)
 {
     const cJSON *a = ob_arr(L, obj, key);
-    *n = a ? (int32_t)cJSON_GetArraySize(a) : 0;
+    *n = a ? (int32_t)ob_json_count(a) : 0;
     return a ? a->child : NULL;
 }
 

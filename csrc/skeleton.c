@@ -183,8 +183,6 @@ ob_instance *ob_instance_create(const ob_document *doc, ob_error *err)
     ALLOC(sync_pending_children, nb);
     ALLOC(chain, nb);
     ALLOC(bone_active, nb);
-    ALLOC(children, nb);
-    ALLOC(child_count, nb);
     ALLOC(slot_color, 4 * (size_t)ns);
     ALLOC(slot_dark, 4 * (size_t)ns);
     ALLOC(slot_has_dark, ns);
@@ -200,46 +198,22 @@ ob_instance *ob_instance_create(const ob_document *doc, ob_error *err)
     for (int32_t a = 0; a < doc->animation_count; a++)
         if (doc->animations[a].timeline_count > max_tl) max_tl = doc->animations[a].timeline_count;
     ALLOC(tl_values, max_tl);
-    ALLOC(setup_local, nb);
-    ALLOC(setup_inherit, nb);
-    ALLOC(setup_color, 4 * (size_t)ns);
-    ALLOC(setup_dark, 4 * (size_t)ns);
-    ALLOC(setup_has_dark, ns);
-    ALLOC(setup_attachment, ns);
-    ALLOC(setup_order, ns);
-    ALLOC(setup_con_values, (size_t)OB_CV_COUNT * (size_t)nc);
-    for (int32_t i = 0; i < nb; i++) {
-        const ob_bone_data *b = &doc->bones[i];
-        inst->setup_local[i] = (ob_pose){b->x, b->y, b->rotation, b->scale_x, b->scale_y, b->shear_x, b->shear_y};
-        inst->setup_inherit[i] = (uint8_t)b->inherit;
-    }
-    for (int32_t i = 0; i < ns; i++) {
-        const ob_slot_data *s = &doc->slots[i];
-        memcpy(&inst->setup_color[4 * i], s->color, sizeof s->color);
-        memcpy(&inst->setup_dark[4 * i], s->dark, sizeof s->dark);
-        inst->setup_has_dark[i] = (uint8_t)s->has_dark;
-        inst->setup_attachment[i] = s->attachment;
-        inst->setup_order[i] = i;
-    }
-    for (int32_t i = 0; i < nc; i++)
-        memcpy(&inst->setup_con_values[(size_t)i * OB_CV_COUNT], doc->constraints[i].setup,
-               sizeof doc->constraints[i].setup);
+    /* constants: the document's (document.c build_instance_constants, issue 17) */
+    inst->setup_local = doc->setup_local;
+    inst->setup_inherit = doc->setup_inherit;
+    inst->setup_color = doc->setup_color;
+    inst->setup_dark = doc->setup_dark;
+    inst->setup_has_dark = doc->setup_has_dark;
+    inst->setup_attachment = doc->setup_attachment;
+    inst->setup_order = doc->setup_order;
+    inst->setup_con_values = doc->setup_con_values;
+    inst->children = doc->bone_children;
+    inst->child_count = doc->bone_child_count;
 
     /* §3.3 identity for bones never posed */
     for (int32_t i = 0; i < nb; i++) inst->world[i] = ob_mat_identity();
     for (int32_t i = 0; i < nb; i++)  /* never matches */
         inst->trig[i] = (ob_trig){OB_TRIG_NEVER, OB_TRIG_NEVER, OB_TRIG_NEVER, 0, 0, 0, 0};
-    /* children lists, creation order (updateSubtree, §3.2) */
-    for (int32_t i = 0; i < nb; i++)
-        if (doc->bones[i].parent >= 0) inst->child_count[doc->bones[i].parent]++;
-    for (int32_t i = 0; i < nb; i++) {
-        ALLOC(children[i], inst->child_count[i]);
-        inst->child_count[i] = 0;
-    }
-    for (int32_t i = 0; i < nb; i++) {
-        int32_t p = doc->bones[i].parent;
-        if (p >= 0) inst->children[p][inst->child_count[p]++] = i;
-    }
     /* §3.3 skin-only bones and constraints (ids resolved once, hashed: issue 21) */
     ob_htab con_ids = {0};
     uint64_t seed = (uint64_t)(uintptr_t)inst * 0x9e3779b97f4a7c15ULL;
@@ -318,17 +292,13 @@ void ob_instance_free(ob_instance *inst)
     free(inst->deforms); free(inst->seqframes);
     free(inst->slot_deform_start); free(inst->slot_seqframe_start);
     free(inst->particle_values);
-    if (inst->children)
-        for (int32_t i = 0; i < inst->doc->bone_count; i++) free(inst->children[i]);
     if (inst->skin_cons)
         for (int32_t i = 0; i < inst->doc->skin_count; i++) free(inst->skin_cons[i]);
     free(inst->bone_required); free(inst->con_required); free(inst->skin_cons); free(inst->skin_con_count);
     free(inst->local); free(inst->applied); free(inst->inherit); free(inst->world);
     free(inst->trig); free(inst->trig_scratch); free(inst->stale); free(inst->chain); free(inst->key_hint); free(inst->tl_values);
     free(inst->sync_pending); free(inst->sync_pending_children);
-    free(inst->setup_local); free(inst->setup_inherit); free(inst->setup_color); free(inst->setup_dark);
-    free(inst->setup_has_dark); free(inst->setup_attachment); free(inst->setup_order); free(inst->setup_con_values);
-    free(inst->bone_active); free(inst->children); free(inst->child_count);
+    free(inst->bone_active);
     free(inst->slot_color); free(inst->slot_dark); free(inst->slot_has_dark);
     free(inst->slot_attachment); free(inst->draw_order);
     free(inst->con_values); free(inst->con_active); free(inst->con_order);

@@ -451,6 +451,21 @@ static void test_encoder(void)
         free(b);
         cJSON_Delete(x);
     }
+    {
+        /* a truncated 4-byte sequence repairs to one U+FFFD of the same
+        ** length (3 bytes): still invalid, still repaired (issue 17 review) */
+        cJSON *x = cJSON_CreateString("\xF0\x90\x80" "A");
+        char *s;
+        b = ob_binary_encode(x, &n, NULL, 0);
+        size_t nbad = 1;
+        ob_utf8_repair(b, n, NULL, &nbad, NULL);
+        CHECK(nbad == 0, "the encoded file holds %zu invalid UTF-8 sequences", nbad);
+        s = dec_json(b, n);
+        CHECK(strcmp(s, "\"\xEF\xBF\xBD" "A\"") == 0, "%s", s);
+        free(s);
+        free(b);
+        cJSON_Delete(x);
+    }
 
     /* too deep / raw items fail with a message */
     {

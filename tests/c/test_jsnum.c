@@ -4,6 +4,7 @@
 #include "jsnum.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -152,6 +153,19 @@ static void test_to_precision(void)
     }
 }
 
+/* 1 when the fast ob_js_f32_round7 differs from the text route on the float
+** with bits u (NaNs skipped); the first few differences are reported. */
+static int f32_fast_differs(uint32_t u, int seen, int line)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    if (f != f) return 0;
+    double a = ob_js_f32_round7(f), b = ob_js_f32_round7_text(f);
+    if (memcmp(&a, &b, 8) == 0) return 0;
+    if (seen < 5) expect_num("f32 fast = text", a, b, line);
+    return 1;
+}
+
 static void test_f32_round(void)
 {
     expect_num("f32 0.1", ob_js_f32_round7(0.1f), 0.1, __LINE__);
@@ -159,6 +173,23 @@ static void test_f32_round(void)
     expect_num("f32 16777217", ob_js_f32_round7(16777217.0f), 16777220.0, __LINE__);
     expect_num("f32 -0", ob_js_f32_round7(-0.0f), 0.0, __LINE__); /* (-0).toPrecision(7) is "0.000000" */
     expect_num("f32 1e-8", ob_js_f32_round7(1e-8f), 1e-8, __LINE__);
+    expect_num("f32 1e7 - 1", ob_js_f32_round7(9999999.0f), 9999999.0, __LINE__);
+    expect_num("f32 12345665 tie up", ob_js_f32_round7(12345665.0f), 12345670.0, __LINE__);
+    expect_num("f32 -12345.675", ob_js_f32_round7(-12345.675f), -12345.67, __LINE__); /* f32 is 12345.6748046875 */
+    {
+        /* issue 17: the fast path (no text) against toPrecision's text read by
+        ** strtod, bit for bit, on every 9973rd float32 pattern (every exponent,
+        ** both signs) and the neighbours of every power of ten */
+        int bad = 0;
+        for (uint64_t w = 0; w < 0x100000000ull; w += 9973) bad += f32_fast_differs((uint32_t)w, bad, __LINE__);
+        for (int e = -46; e <= 39; e++) {
+            float p = (float)pow(10.0, e);
+            uint32_t u;
+            memcpy(&u, &p, 4);
+            for (int k = -3; k <= 3; k++) bad += f32_fast_differs(u + (uint32_t)k, bad, __LINE__);
+        }
+        expect_int("f32 fast path mismatches", bad, 0, __LINE__);
+    }
     expect_num("round4 1.23456", ob_js_round4(1.23456), 1.2346, __LINE__);
     expect_num("round4 -1.23456", ob_js_round4(-1.23456), -1.2346, __LINE__);
     expect_num("round4 -0.00004", ob_js_round4(-0.00004), 0.0, __LINE__);
