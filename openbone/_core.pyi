@@ -66,6 +66,7 @@ class Instance:
     def _set_slot_attachment(self, *args: Any, **kwargs: Any) -> Any: ...  # _set_slot_attachment(slot, name_id or -1).
     def _set_slot_color(self, *args: Any, **kwargs: Any) -> Any: ...  # _set_slot_color(slot, (r, g, b, a)).
     def _set_text(self, *args: Any, **kwargs: Any) -> Any: ...  # _set_text(slot_index, text_or_None): §8.9 setText.
+    def _set_vertex_width(self, *args: Any, **kwargs: Any) -> Any: ...  # _set_vertex_width(w) -> bool (tests): weighted-mesh kernel 0 auto, 1 SSE2, 2 AVX2, 3 direct; whether AVX2 runs.
     def _skeleton_update(self, *args: Any, **kwargs: Any) -> Any: ...  # _skeleton_update(dt): skeleton.update(dt) alone (test hook).
     @property
     def _sm_active_states(self) -> Any: ...  # activeStates per layer.
