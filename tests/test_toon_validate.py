@@ -134,6 +134,14 @@ def test_required_fields():
     block({"op": "if", "cond": 1, "then": {"op": "stop"}}, [".then"])
 
 
+def test_if_given_body_warns():
+    # an if runs {cond, then, else} (clarifications, block shapes); unknown fields are ignored (clarifications), so an if whose
+    # blocks sit under body runs nothing: validation says so, and only when then is absent
+    block({"op": "if", "cond": 1, "body": [{"op": "stop"}]}, warnings=[".body"])
+    block({"op": "if", "cond": 1, "then": [], "body": [{"op": "stop"}]})
+    block({"op": "if", "cond": 1, "then": [{"op": "stop"}]})
+
+
 @pytest.mark.parametrize("field,value", [("ease", "bouncy"), ("ease", 3)])
 def test_enums(field, value):
     block({"op": "ramp", "ch": "dx", "to": 1, field: value}, ["." + field])

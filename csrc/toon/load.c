@@ -808,16 +808,26 @@ static void chain_block(loader *L, const cJSON *b, bvec *out)
     push_chain(L, out, b, &pt, n, amp, SH_SIN, 0.08);
 }
 
+/* swish, flop, bend, bow: the chain targets of part (default dflt_part), their
+** segment count and deg (default ddeg); 0 when there is no target */
+static int chain_targets(loader *L, const cJSON *b, const char *opname, const char *dflt_part, double ddeg,
+                         ptarget tg[2], jt_part *named, int *n, jt_value *deg)
+{
+    int nt = part_targets(L, b, "part", dflt_part, PM_CHAIN, tg, named, opname);
+    if (!nt) return 0;
+    *n = chain_segments(L, b, named->role);
+    jt_val(L, b, "deg", ddeg, deg);
+    return nt;
+}
+
 /* swish / flop: a wave down each target's chain, deg spread over its segments */
 static void swish(loader *L, const cJSON *b, bvec *out, const char *opname, const char *dflt_part, int shape)
 {
     ptarget tg[2];
     jt_part named;
-    int nt = part_targets(L, b, "part", dflt_part, PM_CHAIN, tg, &named, opname);
-    if (!nt) return;
-    int n = chain_segments(L, b, named.role);
+    int n = 0;
     jt_value deg;
-    jt_val(L, b, "deg", 20, &deg);
+    int nt = chain_targets(L, b, opname, dflt_part, 20, tg, &named, &n, &deg);
     for (int s = 0; s < nt; s++) {
         jt_value amp = signed_value(L, jt_role_chain(named.role) ? vdiv(L, deg, n) : deg, tg[s].sign);
         push_chain(L, out, b, &tg[s].ch, n, amp, shape, shape == SH_ABSSIN ? 0.1 : 0.08);
@@ -829,11 +839,10 @@ static void bend(loader *L, const cJSON *b, bvec *out, const char *opname, const
 {
     ptarget tg[2];
     jt_part named;
-    int nt = part_targets(L, b, "part", dflt_part, PM_CHAIN, tg, &named, opname);
-    if (!nt) return;
-    int n = chain_segments(L, b, named.role);
+    int n = 0;
     jt_value deg;
-    jt_val(L, b, "deg", forward ? 30 : 0, &deg);
+    int nt = chain_targets(L, b, opname, dflt_part, forward ? 30 : 0, tg, &named, &n, &deg);
+    if (!nt) return;
     if (forward) deg = vneg(L, deg);  /* bow: forward, clockwise for a character drawn facing right */
     int32_t ch[32];
     jt_value to[32];
@@ -1229,6 +1238,9 @@ static void compile_block(loader *L, const cJSON *b, bvec *out, int *threads, in
         if (!k.v) return;
         if (jt_val(L, b, "cond", 0, &k.v[0]) == 0) jt_err(L, "cond", "if needs cond");
         int c2 = 0, d2 = 0;
+        /* an if runs then/else: a body there is an unknown field, ignored (clarifications), so say so */
+        if (absent(jt_get(b, "then")) && !absent(jt_get(b, "body")))
+            jt_warn(L, "body", "if runs then (and else), not body: this body is ignored");
         jt_load_body(L, jt_get(b, "then"), "then", &k.body, &c, &d);
         jt_load_body(L, jt_get(b, "else"), "else", &k.alt, &c2, &d2);
         if (c2 > c) c = c2;
