@@ -51,13 +51,10 @@ int ob_constraints_create(ob_instance *inst)
     s->applied_off = calloc(ncons, sizeof *s->applied_off);
     s->applied_need = malloc(nflags);
     s->applied_read = calloc(nbones, 1);
-    s->cache_seen = calloc(inst->spine_cache_capacity > 0 ? (size_t)inst->spine_cache_capacity : 1,
-                           sizeof *s->cache_seen);
-    s->cache_seen_count = -1;
     s->path_unique = calloc(ncons, 1);
     s->transform_offset = calloc(4 * ncons, sizeof *s->transform_offset);
     s->physics_with = malloc(ncons * sizeof *s->physics_with);
-    if (!s->applied_off || !s->applied_need || !s->applied_read || !s->cache_seen || !s->path_unique ||
+    if (!s->applied_off || !s->applied_need || !s->applied_read || !s->path_unique ||
         !s->transform_offset || !s->physics_with)
         return -1;
     for (size_t c = 0; c < ncons; c++) s->physics_with[c] = -1;
@@ -105,7 +102,7 @@ void ob_constraints_free(ob_instance *inst)
     free(s->path_lengths); free(s->path_dist); free(s->path_points); free(s->path_bones); free(s->spine_positions);
     free(s->path_bone_k); free(s->path_trig); free(s->path_kind);
     free(s->saved_pose); free(s->saved_inherit); free(s->keyed_inherit);
-    free(s->applied_off); free(s->applied_need); free(s->applied_read); free(s->cache_seen); free(s->path_unique);
+    free(s->applied_off); free(s->applied_need); free(s->applied_read); free(s->path_unique);
     free(s->transform_offset); free(s->physics_with);
     free(s);
     inst->cons = NULL;
@@ -144,8 +141,8 @@ void ob_constraint_apply_spine(ob_instance *inst, int32_t c)
 ** backwards, a write is needed when some later entry reads that bone.  No
 ** write is taken as overwriting another (a later writer may skip at run
 ** time), so the flags are a superset of the needed ones.  Recomputed when
-** the cache differs from the one analysed (a skin change, a restored
-** snapshot): a compare of the cache per frame. */
+** the cache was rebuilt or restored (a skin change, a snapshot): its
+** generation counter, inst->spine_cache_gen, moved. */
 static void spine_applied_analyse(ob_instance *inst)
 {
     const ob_document *doc = inst->doc;
@@ -246,16 +243,15 @@ void ob_constraints_spine_frame(ob_instance *inst)
 {
     ob_constraint_state *s = inst->cons;
     int32_t n = inst->spine_cache_count;
-    if (n == s->cache_seen_count && memcmp(s->cache_seen, inst->spine_cache, (size_t)n * sizeof *s->cache_seen) == 0)
-        return;
+    if (s->cache_seen && s->cache_gen_seen == inst->spine_cache_gen) return;
     if (n < 0 || n > inst->spine_cache_capacity) {  /* (never: the cache is bounded) every pose computed */
         memset(s->applied_need, 1, (size_t)s->applied_count);
         for (int32_t c = 0; c < inst->doc->constraint_count; c++) s->physics_with[c] = -1;
-        s->cache_seen_count = -1;
+        s->cache_seen = 0;
         return;
     }
     spine_applied_analyse(inst);
     spine_physics_pairs(inst);
-    memcpy(s->cache_seen, inst->spine_cache, (size_t)n * sizeof *s->cache_seen);
-    s->cache_seen_count = n;
+    s->cache_gen_seen = inst->spine_cache_gen;
+    s->cache_seen = 1;
 }

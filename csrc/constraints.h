@@ -65,8 +65,8 @@ typedef struct ob_constraint_state {
     uint8_t *applied_need;       /* per listed bone of each constraint (physics: 1) */
     int32_t applied_count;       /* flags in applied_need */
     uint8_t *applied_read;       /* per bone: scratch of the analysis */
-    int32_t *cache_seen;         /* the update cache the flags were computed for */
-    int32_t cache_seen_count;    /* −1: none yet (every flag set) */
+    uint32_t cache_gen_seen;     /* inst->spine_cache_gen the flags were computed for */
+    int32_t cache_seen;          /* 0: none yet (every flag set) */
 } ob_constraint_state;
 
 /* §7 det(m) = sign(a·d − b·c) ‖ 1 */
@@ -120,6 +120,9 @@ static inline void ob_spine_applied_after(ob_instance *inst, int32_t c, int32_t 
     const ob_constraint_state *s = inst->cons;
     if (s->applied_need[s->applied_off[c] + k]) ob_bone_applied_spine(inst, b);
 }
+
+/* trig.c: ob_trig_set of two bones in one four-lane call (the same bits) */
+void ob_trig_set2(ob_trig *t0, const ob_pose *p0, ob_trig *t1, const ob_pose *p1);
 
 void ob_apply_ik(ob_instance *inst, int32_t c);                 /* ik.c */
 void ob_apply_transform(ob_instance *inst, int32_t c);          /* transform.c */

@@ -132,9 +132,9 @@ void ob_apply_ik(ob_instance *inst, int32_t c)
 
 static inline double wrap180(double r) { return r > 180 ? r - 360 : r < -180 ? r + 360 : r; }
 
-/* issue 17: the localMatrix trig of two bones (their applied poses set) in
-** one four-lane call, the entries ob_local_matrix_cached then finds current
-** (the angles as ob_trig_update makes them; the bits of one at a time) */
+/* issue 17: the localMatrix trig of two bones (their applied poses set),
+** the entries ob_local_matrix_cached then finds current: stale ones in one
+** four-lane call (the bits of one at a time) */
 static void ik_trig_two(ob_instance *inst, int32_t b0, int32_t b1)
 {
     const ob_pose *p0 = &inst->applied[b0], *p1 = &inst->applied[b1];
@@ -146,11 +146,7 @@ static void ik_trig_two(ob_instance *inst, int32_t b0, int32_t b1)
         if (!c1) ob_trig_set(t1, p1);
         return;
     }
-    /* the angles ob_trig_set takes, lanes (x0, y0, x1, y1): the same bits per lane */
-    ob_v4d x = {ob_angle_x(p0), ob_angle_y(p0), ob_angle_x(p1), ob_angle_y(p1)}, sn, cs;
-    ob_sincos_v4p(&x, &sn, &cs);
-    ob_trig_store(t0, p0, sn[0], cs[0], sn[1], cs[1]);
-    ob_trig_store(t1, p1, sn[2], cs[2], sn[3], cs[3]);
+    ob_trig_set2(t0, p0, t1, p1);  /* both in one four-lane call (trig.c) */
 }
 
 /* spine-core 4.2 IkConstraint.apply1: the bone's applied rotation (and X
