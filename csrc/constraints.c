@@ -54,10 +54,11 @@ int ob_constraints_create(ob_instance *inst)
     s->path_unique = calloc(ncons, 1);
     s->transform_offset = calloc(4 * ncons, sizeof *s->transform_offset);
     s->physics_with = malloc(ncons * sizeof *s->physics_with);
+    s->physics_prev = malloc(ncons * sizeof *s->physics_prev);
     if (!s->applied_off || !s->applied_need || !s->applied_read || !s->path_unique ||
-        !s->transform_offset || !s->physics_with)
+        !s->transform_offset || !s->physics_with || !s->physics_prev)
         return -1;
-    for (size_t c = 0; c < ncons; c++) s->physics_with[c] = -1;
+    for (size_t c = 0; c < ncons; c++) s->physics_with[c] = -1, s->physics_prev[c] = -1;
     for (int32_t c = 0; c < doc->constraint_count; c++) {  /* the angles spine_world turns by (transform.c) */
         double *o = s->transform_offset + 4 * (size_t)c, r = doc->constraints[c].offset_rotation;
         ob_sincos(r * OB_DEG, &o[0], &o[1]);
@@ -103,7 +104,7 @@ void ob_constraints_free(ob_instance *inst)
     free(s->path_bone_k); free(s->path_trig); free(s->path_kind);
     free(s->saved_pose); free(s->saved_inherit); free(s->keyed_inherit);
     free(s->applied_off); free(s->applied_need); free(s->applied_read); free(s->path_unique);
-    free(s->transform_offset); free(s->physics_with);
+    free(s->transform_offset); free(s->physics_with); free(s->physics_prev);
     free(s);
     inst->cons = NULL;
 }
@@ -188,55 +189,64 @@ static void spine_applied_analyse(ob_instance *inst)
     }
 }
 
-/* issue 17 (cons): physics constraints paired to run in lockstep (their trig
-** in shared calls, physics.c).  A physics entry P waits for the next
-** constraint entry Q when Q is physics too and nothing from P to Q reads
-** what P changes or changes what P reads: no bone entry between is P's bone,
-** its parent or a child of P's bone, and Q's bone is neither P's bone nor
-** its parent.  Then running P at Q's place gives every entry the same
-** inputs.  A constraint listed twice in the cache (never, but a snapshot
-** restores the cache) runs alone. */
-static void spine_physics_pairs(ob_instance *inst)
+/* issue 17 (cons): physics constraints grouped (up to OB_PHYSICS_GROUP) to
+** run in lockstep, their trig in shared calls (physics.c), all at the place
+** of the group's last entry.  A physics entry P may wait for a later one
+** when nothing from P to there reads what P changes or changes what P reads
+** (P reads and writes its bone's world; its applied pose reads the parent's
+** world): no bone entry between and no later member's bone is P's bone or
+** its parent, or a child of P's bone.  Then running P at the last member's
+** place gives every entry the same inputs.  The cache is scanned once,
+** greedily: a group ends at the first entry that breaks this for one of its
+** members, or at a constraint entry that is not a free physics one.  A
+** constraint listed twice in the cache (never, but a snapshot restores the
+** cache) runs alone. */
+static int physics_conflict(const ob_document *doc, int32_t member_bone, int32_t b)
+{
+    return b == member_bone || b == doc->bones[member_bone].parent || doc->bones[b].parent == member_bone;
+}
+
+static void spine_physics_groups(ob_instance *inst)
 {
     const ob_document *doc = inst->doc;
     ob_constraint_state *s = inst->cons;
     int32_t nb = doc->bone_count, nc = doc->constraint_count, n = inst->spine_cache_count;
-    for (int32_t c = 0; c < nc; c++) s->physics_with[c] = -1;
-    for (int32_t k = 0; k < n; k++) {
-        int32_t e = inst->spine_cache[k];
-        if (e >= 0) continue;
-        int32_t p = -1 - e;
-        if (p >= nc || doc->constraints[p].kind != OB_CON_PHYSICS || s->physics_with[p] != -1) continue;
-        int32_t pb = doc->constraints[p].bone;
-        if (pb < 0 || pb >= nb) continue;
-        int32_t pp = doc->bones[pb].parent, j = k + 1;
-        for (; j < n && inst->spine_cache[j] >= 0; j++) {
-            int32_t b = inst->spine_cache[j];
-            if (b >= nb || b == pb || b == pp || doc->bones[b].parent == pb) break;
-        }
-        if (j >= n || inst->spine_cache[j] >= 0) continue;
-        int32_t q = -1 - inst->spine_cache[j];
-        if (q >= nc || q == p || doc->constraints[q].kind != OB_CON_PHYSICS || s->physics_with[q] != -1) continue;
-        int32_t qb = doc->constraints[q].bone;
-        if (qb < 0 || qb >= nb || qb == pb || qb == pp) continue;
-        s->physics_with[p] = -2;
-        s->physics_with[q] = p;
-        k = j;  /* q is taken */
+    int32_t *seen = s->physics_prev;  /* first a count of each constraint's entries */
+    for (int32_t c = 0; c < nc; c++) s->physics_with[c] = -1, seen[c] = 0;
+    for (int32_t k = 0; k < n; k++)
+        if (inst->spine_cache[k] < 0 && -1 - inst->spine_cache[k] < nc) seen[-1 - inst->spine_cache[k]]++;
+    for (int32_t c = 0; c < nc; c++) {  /* −3: not grouped (once: cleared below) */
+        const ob_constraint_data *cd = &doc->constraints[c];
+        s->physics_with[c] = cd->kind == OB_CON_PHYSICS && seen[c] == 1 && cd->bone >= 0 && cd->bone < nb ? -1 : -3;
+        seen[c] = -1;
     }
-    /* a constraint in the cache twice: alone */
     for (int32_t k = 0; k < n; k++) {
         int32_t e = inst->spine_cache[k];
-        if (e >= 0 || -1 - e >= nc) continue;
-        for (int32_t j = k + 1; j < n; j++)
-            if (inst->spine_cache[j] == e) {
-                int32_t c = -1 - e, w = s->physics_with[c];
-                if (w >= 0) s->physics_with[w] = -1;
-                if (w == -2)
-                    for (int32_t o = 0; o < nc; o++)
-                        if (s->physics_with[o] == c) s->physics_with[o] = -1;
-                s->physics_with[c] = -1;
+        if (e >= 0 || -1 - e >= nc || s->physics_with[-1 - e] != -1 || s->physics_prev[-1 - e] != -1) continue;
+        int32_t member[OB_PHYSICS_GROUP], m = 0, j = k;
+        member[m++] = -1 - e;
+        for (j = k + 1; j < n && m < OB_PHYSICS_GROUP; j++) {
+            int32_t f = inst->spine_cache[j], b;
+            if (f >= 0) {
+                b = f;
+                if (b >= nb) break;
+            } else {
+                int32_t q = -1 - f;
+                if (q >= nc || s->physics_with[q] != -1) break;
+                b = doc->constraints[q].bone;
             }
+            int ok = 1;
+            for (int32_t i = 0; i < m && ok; i++) ok = !physics_conflict(doc, doc->constraints[member[i]].bone, b);
+            if (!ok) break;
+            if (f < 0) member[m++] = -1 - f;
+        }
+        for (int32_t i = 0; i < m; i++) {
+            s->physics_with[member[i]] = i < m - 1 ? -2 : -1;
+            s->physics_prev[member[i]] = i > 0 ? member[i - 1] : -1;
+        }
     }
+    for (int32_t c = 0; c < nc; c++)
+        if (s->physics_with[c] == -3) s->physics_with[c] = -1;
 }
 
 void ob_constraints_spine_frame(ob_instance *inst)
@@ -246,12 +256,12 @@ void ob_constraints_spine_frame(ob_instance *inst)
     if (s->cache_seen && s->cache_gen_seen == inst->spine_cache_gen) return;
     if (n < 0 || n > inst->spine_cache_capacity) {  /* (never: the cache is bounded) every pose computed */
         memset(s->applied_need, 1, (size_t)s->applied_count);
-        for (int32_t c = 0; c < inst->doc->constraint_count; c++) s->physics_with[c] = -1;
+        for (int32_t c = 0; c < inst->doc->constraint_count; c++) s->physics_with[c] = -1, s->physics_prev[c] = -1;
         s->cache_seen = 0;
         return;
     }
     spine_applied_analyse(inst);
-    spine_physics_pairs(inst);
+    spine_physics_groups(inst);
     s->cache_gen_seen = inst->spine_cache_gen;
     s->cache_seen = 1;
 }

@@ -33,6 +33,9 @@ typedef struct ob_spine_physics {
 ** its angle atan2(ty, tx) is taken only where a rotate mode uses it */
 typedef struct ob_path_point { double x, y, tx, ty; } ob_path_point;
 
+/* physics constraints run in lockstep, at most (constraints.c, physics.c) */
+#define OB_PHYSICS_GROUP 4
+
 /* The constraints concern's state, inst->cons.  Sized at creation. */
 typedef struct ob_constraint_state {
     ob_physics_state *physics;   /* per constraint (used by physics ones) */
@@ -52,7 +55,8 @@ typedef struct ob_constraint_state {
     uint8_t *path_kind;          /* per bone: how its rotation angle is made (path.c) */
     uint8_t *path_unique;        /* per constraint: no bone listed twice (path.c's passes) */
     double *transform_offset;    /* per constraint: sin, cos of offsetRotation·(π/180), then of its negation */
-    int32_t *physics_with;       /* per constraint: −1 alone, −2 run by the next entry, c: run with c (physics.c) */
+    int32_t *physics_with;       /* per constraint: −1 runs (alone, or its group's last), −2 run by a later member (physics.c) */
+    int32_t *physics_prev;       /* per constraint: its group's member before it, −1 none */
     double *spine_positions;     /* the Spine pose model's path: 3 per bone + 5 */
     /* §7.5 scratch: saved local pose and inherit per bone, setup values */
     ob_pose *saved_pose;

@@ -175,9 +175,10 @@ typedef struct ph_lane {
     double mix, l, i, t, f, d, mass_inverse, damping, strength, qx, qy, a, ca, mr, dx, dy;
     double m, e, w, g, h;        /* the rotate/scale loop's constants */
     int x, y, rsx, scale_x;
-    int need, n;                 /* the trig asked for (PH_*) and its lanes */
-    double in_y[2], in_x[2];     /* atan2(in_y, in_x); sin/cos of in_x */
-    double out0[2], out1[2];     /* atan2 into out0; sin into out0, cos into out1 */
+    int need, n;                 /* the trig asked for (PH_*) and its lanes (1, 2) */
+    double in_y[2], in_x[2];     /* atan2(in_y, in_x) into out_a */
+    double in_s[2];              /* sin, cos of in_s into out_s, out_c */
+    const double *out_a, *out_s, *out_c;  /* the results, in the group's arrays (ph_run) */
 } ph_lane;
 
 static void ph_finish(ph_lane *L)
@@ -210,15 +211,15 @@ static void ph_tail(ph_lane *L)
     if (cd->pshear_x > 0) {
         if (cd->protate > 0) {  /* the Y axis by the rotation only, the X axis by rotation + shear */
             double r = o * cd->protate;
-            L->in_x[0] = r;
-            L->in_x[1] = r + o * cd->pshear_x;
+            L->in_s[0] = r;
+            L->in_s[1] = r + o * cd->pshear_x;
             L->n = 2;
         } else {
-            L->in_x[0] = 0 + o * cd->pshear_x;
+            L->in_s[0] = 0 + o * cd->pshear_x;
             L->n = 1;
         }
     } else {
-        L->in_x[0] = o * cd->protate;
+        L->in_s[0] = o * cd->protate;
         L->n = 1;
     }
 }
@@ -227,14 +228,14 @@ static void ph_after_final(ph_lane *L)
 {
     const ob_constraint_data *cd = L->cd;
     ob_mat *bone = L->bone;
-    double sn = L->out0[0], cs = L->out1[0], a;
+    double sn = L->out_s[0], cs = L->out_c[0], a;
     if (cd->pshear_x > 0) {
         if (cd->protate > 0) {
             a = bone->b;
             bone->b = cs * a - sn * bone->d;
             bone->d = sn * a + cs * bone->d;
-            sn = L->out0[1];
-            cs = L->out1[1];
+            sn = L->out_s[1];
+            cs = L->out_c[1];
         }
         a = bone->a;
         bone->a = cs * a - sn * bone->c;
@@ -267,7 +268,7 @@ static void ph_loop(ph_lane *L, double cs, double sn)
             s->rotate_offset += s->rotate_velocity * t;
             s->rotate_velocity *= L->d;
             if (L->a < t) break;
-            L->in_x[0] = s->rotate_offset * L->mr + L->ca;
+            L->in_s[0] = s->rotate_offset * L->mr + L->ca;
             L->n = 1;
             L->need = PH_LOOP;
             return;
@@ -283,7 +284,7 @@ static void ph_after_first(ph_lane *L)
 {
     ob_spine_physics *s = L->s;
     ob_mat *bone = L->bone;
-    double sn = L->out0[0], cs = L->out1[0], i = L->i;
+    double sn = L->out_s[0], cs = L->out_c[0], i = L->i;
     if (!L->rsx || L->scale_x) {
         double r = L->l * sqrt(bone->a * bone->a + bone->c * bone->c);
         if (r > 0) s->scale_offset += (L->dx * cs + L->dy * sn) * i / r;
@@ -307,15 +308,15 @@ static void ph_after_first(ph_lane *L)
 static void ph_after_atan2(ph_lane *L)
 {
     ob_spine_physics *s = L->s;
-    L->ca = L->out0[0];
+    L->ca = L->out_a[0];
     L->need = PH_FIRST;
     L->n = 1;
     if (L->rsx) {
-        double r = L->out0[1] - L->ca - s->rotate_offset * L->mr;
+        double r = L->out_a[1] - L->ca - s->rotate_offset * L->mr;
         s->rotate_offset += (r - ceil(r * (1 / (2 * OB_PI)) - 0.5) * (2 * OB_PI)) * L->i;
-        L->in_x[0] = s->rotate_offset * L->mr + L->ca;
+        L->in_s[0] = s->rotate_offset * L->mr + L->ca;
     } else {
-        L->in_x[0] = L->ca;
+        L->in_s[0] = L->ca;
     }
 }
 
@@ -408,58 +409,77 @@ static void ph_begin(ph_lane *L, ob_instance *inst, int32_t c)
     ph_tail(L);
 }
 
-/* the lanes' constraints, each to its end, their trig in shared calls */
+/* n atan2 (sin/cos) from the arrays, four lanes per call, a last one or
+** two on a pair: each lane's bits whatever its neighbours (the slots past n
+** hold finite values: the starting ones or earlier arguments) */
+static void ph_atan2(const double *y, const double *x, double *r, int n)
+{
+    int j = 0;
+    for (; n - j > 2; j += 4) {
+        ob_v4d vy, vx, vr;
+        memcpy(&vy, y + j, sizeof vy);
+        memcpy(&vx, x + j, sizeof vx);
+        ob_atan2_v4p(&vy, &vx, &vr);
+        memcpy(r + j, &vr, sizeof vr);
+    }
+    if (j < n) ob_v2_store(r + j, ob_atan2_v2(ob_v2_load(y + j), ob_v2_load(x + j)));
+}
+
+static void ph_sincos(const double *x, double *s, double *c, int n)
+{
+    int j = 0;
+    for (; n - j > 2; j += 4) {
+        ob_v4d vx, vs, vc;
+        memcpy(&vx, x + j, sizeof vx);
+        ob_sincos_v4p(&vx, &vs, &vc);
+        memcpy(s + j, &vs, sizeof vs);
+        memcpy(c + j, &vc, sizeof vc);
+    }
+    if (j < n) {
+        ob_v2d vs, vc;
+        ob_sincos_v2(ob_v2_load(x + j), &vs, &vc);
+        ob_v2_store(s + j, vs);
+        ob_v2_store(c + j, vc);
+    }
+}
+
+/* the lanes' constraints, each to its end, their trig in shared calls: per
+** round the lanes' arguments packed (atan2 and sin/cos apart), one pass of
+** each kernel, then each lane's continuation on its results */
 static void ph_run(ph_lane *L, int count)
 {
+    enum { N = 2 * OB_PHYSICS_GROUP + 4 };  /* the packed slots, and a spare vector */
+    double ay[N], ax[N], as[N], ra[N], rs[N], rc[N];
+    for (int j = 0; j < N; j++) ay[j] = 0, ax[j] = 1, as[j] = 0;
     for (;;) {
-        double ay[4] = {0, 0, 0, 0}, ax[4] = {1, 1, 1, 1}, sx[4] = {0, 0, 0, 0};
-        int na = 0, ns = 0, at[2] = {-1, -1}, st[2] = {-1, -1};
-        for (int k = 0; k < count; k++) {
-            if (L[k].need == PH_DONE) continue;
-            if (L[k].need == PH_ATAN2) {
-                at[k] = na;
-                for (int j = 0; j < L[k].n; j++, na++) ay[na] = L[k].in_y[j], ax[na] = L[k].in_x[j];
-            } else {
-                st[k] = ns;
-                for (int j = 0; j < L[k].n; j++, ns++) sx[ns] = L[k].in_x[j];
-            }
-        }
-        if (na == 0 && ns == 0) return;
-        double ra[4], rs[4], rc[4];
-        if (na > 2) {
-            ob_v4d vy, vx, vr;
-            memcpy(&vy, ay, sizeof vy);
-            memcpy(&vx, ax, sizeof vx);
-            ob_atan2_v4p(&vy, &vx, &vr);
-            memcpy(ra, &vr, sizeof vr);
-        } else if (na > 0) {
-            ob_v2d vr = ob_atan2_v2(ob_v2_load(ay), ob_v2_load(ax));
-            ob_v2_store(ra, vr);
-        }
-        if (ns > 2) {
-            ob_v4d vx, vs, vc;
-            memcpy(&vx, sx, sizeof vx);
-            ob_sincos_v4p(&vx, &vs, &vc);
-            memcpy(rs, &vs, sizeof vs);
-            memcpy(rc, &vc, sizeof vc);
-        } else if (ns > 0) {
-            ob_v2d vs, vc;
-            ob_sincos_v2(ob_v2_load(sx), &vs, &vc);
-            ob_v2_store(rs, vs);
-            ob_v2_store(rc, vc);
-        }
+        int na = 0, ns = 0;
         for (int k = 0; k < count; k++) {
             ph_lane *q = &L[k];
-            if (at[k] >= 0) {
-                for (int j = 0; j < q->n; j++) q->out0[j] = ra[at[k] + j];
-                ph_after_atan2(q);
-            } else if (st[k] >= 0) {
-                for (int j = 0; j < q->n; j++) q->out0[j] = rs[st[k] + j], q->out1[j] = rc[st[k] + j];
-                switch (q->need) {
-                case PH_FIRST: ph_after_first(q); break;
-                case PH_LOOP: ph_loop(q, q->out1[0], q->out0[0]); break;
-                default: ph_after_final(q); break;
-                }
+            if (q->need == PH_DONE) continue;
+            if (q->need == PH_ATAN2) {  /* both slots written, the second kept when n = 2 */
+                ay[na] = q->in_y[0], ax[na] = q->in_x[0];
+                ay[na + 1] = q->in_y[1], ax[na + 1] = q->in_x[1];
+                q->out_a = ra + na;
+                na += q->n;
+            } else {
+                as[ns] = q->in_s[0];
+                as[ns + 1] = q->in_s[1];
+                q->out_s = rs + ns;
+                q->out_c = rc + ns;
+                ns += q->n;
+            }
+        }
+        if (!(na | ns)) return;
+        if (na) ph_atan2(ay, ax, ra, na);
+        if (ns) ph_sincos(as, rs, rc, ns);
+        for (int k = 0; k < count; k++) {
+            ph_lane *q = &L[k];
+            switch (q->need) {
+            case PH_ATAN2: ph_after_atan2(q); break;
+            case PH_FIRST: ph_after_first(q); break;
+            case PH_LOOP: ph_loop(q, q->out_c[0], q->out_s[0]); break;
+            case PH_FINAL: ph_after_final(q); break;
+            default: break;
             }
         }
     }
@@ -468,12 +488,15 @@ static void ph_run(ph_lane *L, int count)
 void ob_apply_physics_spine(ob_instance *inst, int32_t c)
 {
     const ob_constraint_state *st = inst->cons;
-    if (st->physics_with[c] == -2) return;  /* run with the next physics constraint (constraints.c) */
-    ph_lane L[2];
-    int n = 0;
-    if (st->physics_with[c] >= 0) ph_begin(&L[n++], inst, st->physics_with[c]);
-    ph_begin(&L[n++], inst, c);
-    ph_run(L, n);
+    if (st->physics_with[c] == -2) return;  /* run with a later member of its group (constraints.c) */
+    int32_t member[OB_PHYSICS_GROUP], n = 0;
+    for (int32_t m = c; m >= 0 && n < OB_PHYSICS_GROUP; m = st->physics_prev[m]) member[n++] = m;
+    ph_lane L[OB_PHYSICS_GROUP];
+    for (int32_t k = 0; k < n; k++) {  /* in the cache's order: the first member first */
+        L[k].in_s[1] = 0;  /* (a finite value in a slot no result is read from) */
+        ph_begin(&L[k], inst, member[n - 1 - k]);
+    }
+    ph_run(L, (int)n);
 }
 
 typedef struct reset_ctx { ob_instance *inst; const ob_timeline *tl; } reset_ctx;
