@@ -373,8 +373,13 @@ static double spine_steps(const double q[8], int n, double k1, double k2, double
 static int spine_where(double *p, double path_length, int closed)
 {
     if (closed) {
-        *p = fmod(*p, path_length);
-        if (*p < 0) *p += path_length;
+        /* issue 17: fmod's exact result without the call where it is known:
+        ** p itself on (−L, L), p − L on [L, 2L) (exact: Sterbenz) */
+        double q = *p;
+        if (q >= path_length && q < 2 * path_length) q -= path_length;
+        else if (!(q > -path_length && q < path_length)) q = fmod(q, path_length);
+        if (q < 0) q += path_length;
+        *p = q;
         return 0;
     }
     return *p < 0 ? -1 : *p > path_length ? 1 : 0;
