@@ -153,6 +153,15 @@ static double spine_decay(ob_spine_physics *s, double damping, double t)
 
 static inline double clamp_abs(double u, double q) { return u > q ? q : u < -q ? -q : u; }
 
+/* issue 17: ceil(x) without the libm call on the x86-64 baseline (no
+** roundsd): exact, ±0 included, for |x| < 2^52; else ceil itself */
+static inline double ph_ceil(double x)
+{
+    if (!(fabs(x) < 4503599627370496.0)) return ceil(x);
+    double t = (double)(int64_t)x;  /* truncated toward 0 */
+    return copysign(t < x ? t + 1 : t, x);
+}
+
 /* spine-core 4.2 PhysicsConstraint.update(Physics.update): one damped
 ** spring per channel (x, y, rotate + shearX, scaleX) driven by the bone's
 ** movement since the last update (× inertia, limited to limit·delta), stepped
@@ -313,7 +322,7 @@ static void ph_after_atan2(ph_lane *L)
     L->n = 1;
     if (L->rsx) {
         double r = L->out_a[1] - L->ca - s->rotate_offset * L->mr;
-        s->rotate_offset += (r - ceil(r * (1 / (2 * OB_PI)) - 0.5) * (2 * OB_PI)) * L->i;
+        s->rotate_offset += (r - ph_ceil(r * (1 / (2 * OB_PI)) - 0.5) * (2 * OB_PI)) * L->i;
         L->in_s[0] = s->rotate_offset * L->mr + L->ca;
     } else {
         L->in_s[0] = L->ca;
@@ -342,7 +351,8 @@ static void ph_begin(ph_lane *L, ob_instance *inst, int32_t c)
     ob_mat *bone = L->bone = &inst->world[cd->bone];
     L->l = doc->bones[cd->bone].length;
 
-    double delta = fmax(inst->clock - s->last_time, 0), step = 1 / cd->fps;
+    double delta = inst->clock - s->last_time, step = 1 / cd->fps;
+    delta = delta > 0 ? delta : 0;  /* max(delta, 0), NaN: 0 (fmax without the call) */
     s->remaining += delta;
     s->last_time = inst->clock;
     /* not in spine-core, for bad input only: no steps unless 1/fps > 0, and at most
