@@ -460,7 +460,7 @@ static void ph_run(ph_lane *L, int count)
 {
     enum { N = 2 * OB_PHYSICS_GROUP + 4 };  /* the packed slots, and a spare vector */
     double ay[N], ax[N], as[N], ra[N], rs[N], rc[N];
-    for (int j = 0; j < N; j++) ay[j] = 0, ax[j] = 1, as[j] = 0;
+    for (int j = 0; j <= 2 * count; j++) ay[j] = 0, ax[j] = 1, as[j] = 0;  /* the kernels read ≤ 2·count */
     for (;;) {
         int na = 0, ns = 0;
         for (int k = 0; k < count; k++) {
