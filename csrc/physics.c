@@ -419,33 +419,18 @@ static void ph_begin(ph_lane *L, ob_instance *inst, int32_t c)
     ph_tail(L);
 }
 
-/* n atan2 (sin/cos) from the arrays, four lanes per call, a last one or
-** two on a pair: each lane's bits whatever its neighbours (the slots past n
-** hold finite values: the starting ones or earlier arguments) */
+/* n atan2 (sin/cos) from the arrays, on pairs: each lane's bits whatever
+** its neighbour (a slot at n holds a finite value: the starting one or an
+** earlier argument).  (Pairs, not four-lane calls: on the SSE2 baseline
+** GCC's four-lane form costs more than two pairs.) */
 static void ph_atan2(const double *y, const double *x, double *r, int n)
 {
-    int j = 0;
-    for (; n - j > 2; j += 4) {
-        ob_v4d vy, vx, vr;
-        memcpy(&vy, y + j, sizeof vy);
-        memcpy(&vx, x + j, sizeof vx);
-        ob_atan2_v4p(&vy, &vx, &vr);
-        memcpy(r + j, &vr, sizeof vr);
-    }
-    if (j < n) ob_v2_store(r + j, ob_atan2_v2(ob_v2_load(y + j), ob_v2_load(x + j)));
+    for (int j = 0; j < n; j += 2) ob_v2_store(r + j, ob_atan2_v2(ob_v2_load(y + j), ob_v2_load(x + j)));
 }
 
 static void ph_sincos(const double *x, double *s, double *c, int n)
 {
-    int j = 0;
-    for (; n - j > 2; j += 4) {
-        ob_v4d vx, vs, vc;
-        memcpy(&vx, x + j, sizeof vx);
-        ob_sincos_v4p(&vx, &vs, &vc);
-        memcpy(s + j, &vs, sizeof vs);
-        memcpy(c + j, &vc, sizeof vc);
-    }
-    if (j < n) {
+    for (int j = 0; j < n; j += 2) {
         ob_v2d vs, vc;
         ob_sincos_v2(ob_v2_load(x + j), &vs, &vc);
         ob_v2_store(s + j, vs);
