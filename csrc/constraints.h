@@ -125,7 +125,7 @@ static inline void ob_spine_applied_after(ob_instance *inst, int32_t c, int32_t 
     if (s->applied_need[s->applied_off[c] + k]) ob_bone_applied_spine(inst, b);
 }
 
-/* trig.c: ob_trig_set of two bones in one four-lane call (the same bits) */
+/* trig.c: ob_trig_set of two bones at once (the same bits) */
 void ob_trig_set2(ob_trig *t0, const ob_pose *p0, ob_trig *t1, const ob_pose *p1);
 
 void ob_apply_ik(ob_instance *inst, int32_t c);                 /* ik.c */

@@ -134,7 +134,7 @@ static inline double wrap180(double r) { return r > 180 ? r - 360 : r < -180 ? r
 
 /* issue 17: the localMatrix trig of two bones (their applied poses set),
 ** the entries ob_local_matrix_cached then finds current: stale ones in one
-** four-lane call (the bits of one at a time) */
+** pair call when their shears allow (the bits of one at a time) */
 static void ik_trig_two(ob_instance *inst, int32_t b0, int32_t b1)
 {
     const ob_pose *p0 = &inst->applied[b0], *p1 = &inst->applied[b1];
@@ -146,7 +146,7 @@ static void ik_trig_two(ob_instance *inst, int32_t b0, int32_t b1)
         if (!c1) ob_trig_set(t1, p1);
         return;
     }
-    ob_trig_set2(t0, p0, t1, p1);  /* both in one four-lane call (trig.c) */
+    ob_trig_set2(t0, p0, t1, p1);  /* both at once (trig.c) */
 }
 
 /* spine-core 4.2 IkConstraint.apply1: the bone's applied rotation (and X

@@ -257,27 +257,21 @@ void ob_apply_path(ob_instance *inst, int32_t c)
 
 /* ---- the Spine pose model ---------------------------------------------- */
 
-/* issue 17: atan2 and sin/cos of n values, four lanes per call, the
-** arrays padded to a multiple of four (the bits of one at a time) */
+/* issue 17: atan2 and sin/cos of n values, on pairs (on the SSE2 baseline
+** GCC's four-lane form costs more than two pairs), the arrays padded to a
+** multiple of four (the bits of one at a time) */
 static void ob_atan2_4n(const double *y, const double *x, double *out, int32_t n)
 {
-    for (int32_t j = 0; j < n; j += 4) {
-        ob_v4d vy, vx, vr;
-        memcpy(&vy, y + j, sizeof vy);
-        memcpy(&vx, x + j, sizeof vx);
-        ob_atan2_v4p(&vy, &vx, &vr);
-        memcpy(out + j, &vr, sizeof vr);
-    }
+    for (int32_t j = 0; j < n; j += 2) ob_v2_store(out + j, ob_atan2_v2(ob_v2_load(y + j), ob_v2_load(x + j)));
 }
 
 static void ob_sincos_4n(const double *x, double *s, double *c, int32_t n)
 {
-    for (int32_t j = 0; j < n; j += 4) {
-        ob_v4d vx, vs, vc;
-        memcpy(&vx, x + j, sizeof vx);
-        ob_sincos_v4p(&vx, &vs, &vc);
-        memcpy(s + j, &vs, sizeof vs);
-        memcpy(c + j, &vc, sizeof vc);
+    for (int32_t j = 0; j < n; j += 2) {
+        ob_v2d vs, vc;
+        ob_sincos_v2(ob_v2_load(x + j), &vs, &vc);
+        ob_v2_store(s + j, vs);
+        ob_v2_store(c + j, vc);
     }
 }
 

@@ -44,8 +44,8 @@ OB_TRIG_CLONES void ob_atan2_n(const double *y, const double *x, double *out, in
     if (i < n) out[i] = ob_atan2(y[i], x[i]);
 }
 
-/* issue 17 (cons): ob_trig_set of two bones in one four-lane call, lanes
-** (x0, y0, x1, y1): the same bits as two ob_trig_set calls (constraints.h) */
+/* issue 17 (cons): ob_trig_set of two bones, in one pair call when both
+** have equal shears: the same bits as two ob_trig_set calls (constraints.h) */
 void ob_trig_set2(ob_trig *t0, const ob_pose *p0, ob_trig *t1, const ob_pose *p1)
 {
     if (ob_same_bits(p0->shear_x, p0->shear_y) && ob_same_bits(p1->shear_x, p1->shear_y)) {
@@ -56,8 +56,6 @@ void ob_trig_set2(ob_trig *t0, const ob_pose *p0, ob_trig *t1, const ob_pose *p1
         ob_trig_store(t1, p1, s[1], c[1], s[1], c[1]);
         return;
     }
-    ob_v4d x = {ob_angle_x(p0), ob_angle_y(p0), ob_angle_x(p1), ob_angle_y(p1)}, s, c;
-    ob_sincos_v4p(&x, &s, &c);
-    ob_trig_store(t0, p0, s[0], c[0], s[1], c[1]);
-    ob_trig_store(t1, p1, s[2], c[2], s[3], c[3]);
+    ob_trig_set(t0, p0);  /* (pairs: GCC's four-lane form costs more on the SSE2 baseline) */
+    ob_trig_set(t1, p1);
 }
