@@ -55,8 +55,9 @@ int ob_constraints_create(ob_instance *inst)
     s->transform_offset = calloc(4 * ncons, sizeof *s->transform_offset);
     s->physics_with = malloc(ncons * sizeof *s->physics_with);
     s->physics_prev = malloc(ncons * sizeof *s->physics_prev);
+    s->ik_os = calloc(4 * ncons, sizeof *s->ik_os);  /* none set */
     if (!s->applied_off || !s->applied_need || !s->applied_read || !s->path_unique ||
-        !s->transform_offset || !s->physics_with || !s->physics_prev)
+        !s->transform_offset || !s->physics_with || !s->physics_prev || !s->ik_os)
         return -1;
     for (size_t c = 0; c < ncons; c++) s->physics_with[c] = -1, s->physics_prev[c] = -1;
     for (int32_t c = 0; c < doc->constraint_count; c++) {  /* the angles spine_world turns by (transform.c) */
@@ -104,7 +105,7 @@ void ob_constraints_free(ob_instance *inst)
     free(s->path_bone_k); free(s->path_trig); free(s->path_kind);
     free(s->saved_pose); free(s->saved_inherit); free(s->keyed_inherit);
     free(s->applied_off); free(s->applied_need); free(s->applied_read); free(s->path_unique);
-    free(s->transform_offset); free(s->physics_with); free(s->physics_prev);
+    free(s->transform_offset); free(s->physics_with); free(s->physics_prev); free(s->ik_os);
     free(s);
     inst->cons = NULL;
 }

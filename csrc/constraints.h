@@ -57,6 +57,7 @@ typedef struct ob_constraint_state {
     double *transform_offset;    /* per constraint: sin, cos of offsetRotation·(π/180), then of its negation */
     int32_t *physics_with;       /* per constraint: −1 runs (alone, or its group's last), −2 run by a later member (physics.c) */
     int32_t *physics_prev;       /* per constraint: its group's member before it, −1 none */
+    double *ik_os;               /* per constraint: the Spine model's two-bone IK child angle, keyed (ik.c) */
     double *spine_positions;     /* the Spine pose model's path: 3 per bone + 5 */
     /* §7.5 scratch: saved local pose and inherit per bone, setup values */
     ob_pose *saved_pose;

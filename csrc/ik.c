@@ -209,7 +209,22 @@ static void ik1_spine(ob_instance *inst, int32_t b, double target_x, double targ
 ** space on applied values (uniform IK parent scale), else the ellipse the
 ** child's tip traces under a non-uniform one; the child placed at (cx, 0)
 ** when stretching or non-uniform; nothing unless both inherit normally */
-static void ik2_spine(ob_instance *inst, int32_t parent, int32_t child, double target_x, double target_y,
+/* issue 17: atan2(cy, cx) of constraint c's child position, kept while its
+** bits stay (an unkeyed child keeps it from frame to frame): the value the
+** call gives */
+static double ik_os(ob_instance *inst, int32_t c, double cy, double cx)
+{
+    double *k = inst->cons->ik_os + 4 * (size_t)c;  /* y, x, atan2, 1 when set */
+    if (k[3] != 1 || !ob_same_bits(k[0], cy) || !ob_same_bits(k[1], cx)) {
+        k[0] = cy;
+        k[1] = cx;
+        k[2] = ob_atan2(cy, cx);
+        k[3] = 1;
+    }
+    return k[2];
+}
+
+static void ik2_spine(ob_instance *inst, int32_t con, int32_t parent, int32_t child, double target_x, double target_y,
                       double bend_dir, int stretch, int uniform, double softness, double alpha)
 {
     if (inst->inherit[parent] != OB_INHERIT_NORMAL || inst->inherit[child] != OB_INHERIT_NORMAL) return;
@@ -277,9 +292,8 @@ static void ik2_spine(ob_instance *inst, int32_t parent, int32_t child, double t
             dd = tx * tx + ty * ty;
         }
     }
-    double os = 0;  /* atan2(cy, cx), computed with the law of cosines' angle where it takes one */
-    int have_os = 0;
     if (u) {
+        int have_a1 = 0;
         l2 *= psx;
         double cs = (dd - l1 * l1 - l2 * l2) / (2 * l1 * l2);
         if (cs < -1) {
@@ -297,14 +311,19 @@ static void ik2_spine(ob_instance *inst, int32_t parent, int32_t child, double t
             b = l2 * ob_sin(a2);
         } else {
             /* issue 17: acos(cs) = atan2(sin, cs) with sin = √((1 − cs)(1 + cs)),
-            ** which is also sin(acos cs): no acos and no sin (ob_acos_sin) */
-            double sn;
-            a2 = ob_acos_sin(cs, cy, cx, &sn, &os) * bend_dir;
-            have_os = 1;
+            ** which is also sin(acos cs) (obtrig_inv.h's form): no acos and no
+            ** sin, and a1's atan2 (which needs only that sin) in the same call */
+            double sn = sqrt((1 - cs) * (1 + cs));
             b = l2 * (sn * bend_dir);
+            a = l1 + l2 * cs;
+            ob_atan2_2(sn, cs, ty * a - tx * b, tx * a + ty * b, &a2, &a1);
+            a2 *= bend_dir;
+            have_a1 = 1;
         }
-        a = l1 + l2 * cs;
-        a1 = ob_atan2(ty * a - tx * b, tx * a + ty * b);
+        if (!have_a1) {
+            a = l1 + l2 * cs;
+            a1 = ob_atan2(ty * a - tx * b, tx * a + ty * b);
+        }
     } else {
         /* the ellipse branch: the child's tip on an ellipse of radii psx·l2, psy·l2 */
         a = psx * l2;
@@ -360,8 +379,7 @@ static void ik2_spine(ob_instance *inst, int32_t parent, int32_t child, double t
             }
         }
     }
-    if (!have_os) os = ob_atan2(cy, cx);
-    os *= s2;
+    double os = ik_os(inst, con, cy, cx) * s2;
     double rotation = pp.rotation;
     a1 = wrap180((a1 - os) * OB_RAD + os1 - rotation);
     inst->applied[parent] = (ob_pose){px, py, rotation + a1 * alpha, sx, sy, 0, 0};
@@ -392,6 +410,6 @@ void ob_apply_ik_spine(ob_instance *inst, int32_t c)
     if (n == 1)
         ik1_spine(inst, first, t.x, t.y, v[OB_CV_COMPRESS] != 0, v[OB_CV_STRETCH] != 0, cd->uniform, mix);
     else if (n == 2)
-        ik2_spine(inst, first, last, t.x, t.y, v[OB_CV_BEND] > 0 ? 1 : -1, v[OB_CV_STRETCH] != 0, cd->uniform,
+        ik2_spine(inst, c, first, last, t.x, t.y, v[OB_CV_BEND] > 0 ? 1 : -1, v[OB_CV_STRETCH] != 0, cd->uniform,
                   v[OB_CV_SOFTNESS], mix);
 }
