@@ -420,9 +420,9 @@ static void ph_begin(ph_lane *L, ob_instance *inst, int32_t c)
 }
 
 /* n atan2 (sin/cos) from the arrays, on pairs: each lane's bits whatever
-** its neighbour (a slot at n holds a finite value: the starting one or an
-** earlier argument).  (Pairs, not four-lane calls: on the SSE2 baseline
-** GCC's four-lane form costs more than two pairs.) */
+** its neighbour (the slot at an odd n holds a finite value: ph_run).
+** (Pairs, not four-lane calls: on the SSE2 baseline GCC's four-lane form
+** costs more than two pairs.) */
 static void ph_atan2(const double *y, const double *x, double *r, int n)
 {
     for (int j = 0; j < n; j += 2) ob_v2_store(r + j, ob_atan2_v2(ob_v2_load(y + j), ob_v2_load(x + j)));
@@ -445,7 +445,6 @@ static void ph_run(ph_lane *L, int count)
 {
     enum { N = 2 * OB_PHYSICS_GROUP + 4 };  /* the packed slots, and a spare vector */
     double ay[N], ax[N], as[N], ra[N], rs[N], rc[N];
-    for (int j = 0; j <= 2 * count; j++) ay[j] = 0, ax[j] = 1, as[j] = 0;  /* the kernels read ≤ 2·count */
     for (;;) {
         int na = 0, ns = 0;
         for (int k = 0; k < count; k++) {
@@ -465,6 +464,7 @@ static void ph_run(ph_lane *L, int count)
             }
         }
         if (!(na | ns)) return;
+        ay[na] = 0, ax[na] = 1, as[ns] = 0;  /* the pairs read one slot past an odd count */
         if (na) ph_atan2(ay, ax, ra, na);
         if (ns) ph_sincos(as, rs, rc, ns);
         for (int k = 0; k < count; k++) {
@@ -488,7 +488,7 @@ void ob_apply_physics_spine(ob_instance *inst, int32_t c)
     for (int32_t m = c; m >= 0 && n < OB_PHYSICS_GROUP; m = st->physics_prev[m]) member[n++] = m;
     ph_lane L[OB_PHYSICS_GROUP];
     for (int32_t k = 0; k < n; k++) {  /* in the cache's order: the first member first */
-        L[k].in_s[1] = 0;  /* (a finite value in a slot no result is read from) */
+        L[k].in_s[1] = 0;  /* (a finite value for a slot whose result nobody reads) */
         ph_begin(&L[k], inst, member[n - 1 - k]);
     }
     ph_run(L, (int)n);
