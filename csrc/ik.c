@@ -201,8 +201,23 @@ static void ik1_spine(ob_instance *inst, int32_t b, double target_x, double targ
             }
         }
     }
-    ob_bone_world_with_spine(inst, b, (ob_pose){ap.x, ap.y, ap.rotation + rotation_ik * alpha, sx, sy,
-                                                ap.shear_x, ap.shear_y});
+    const ob_pose np = {ap.x, ap.y, ap.rotation + rotation_ik * alpha, sx, sy, ap.shear_x, ap.shear_y};
+    double h2 = tx * tx + ty * ty;
+    if (alpha == 1 && inherit == OB_INHERIT_NORMAL && pi >= 0 && ob_same_bits(ap.shear_x, ap.shear_y) &&
+        h2 > 1e-300 && h2 < 1e300) {
+        /* issue 17: at alpha 1 the new localMatrix angle θx = (rotation + shearX)·π/180
+        ** is atan2(ty, tx) (+ π for a negative X scale) up to whole turns and
+        ** rounding, and θy = θx (equal shears): its cos and sin are (tx, ty)/|t|
+        ** (negated) without trig, to a few ulp.  The world as ob_bone_world_spine
+        ** makes it for a normal bone; the trig entry keyed by the old angles
+        ** stays for whoever needs the kernel's. */
+        double h = sqrt(h2), cs = tx / h, sn = ty / h;
+        if (ap.scale_x < 0) cs = -cs, sn = -sn;
+        inst->applied[b] = np;
+        inst->world[b] = ob_mat_mul(P, (ob_mat){cs * sx, -sn * sy, sn * sx, cs * sy, ap.x, ap.y});
+        return;
+    }
+    ob_bone_world_with_spine(inst, b, np);
 }
 
 /* spine-core 4.2 IkConstraint.apply2: law of cosines in the parent's parent
