@@ -307,6 +307,9 @@ static void ik2_spine(ob_instance *inst, int32_t con, int32_t parent, int32_t ch
             dd = tx * tx + ty * ty;
         }
     }
+    /* the angles' cos/sin for the trig-free worlds below: a1 = atan2(ay1, ax1), a2 from its cos, sin */
+    double ay1 = 0, ax1 = 1, ca2 = 1, sa2 = 0;
+    int trig_free = 0;
     if (u) {
         int have_a1 = 0;
         l2 *= psx;
@@ -331,9 +334,14 @@ static void ik2_spine(ob_instance *inst, int32_t con, int32_t parent, int32_t ch
             double sn = sqrt((1 - cs) * (1 + cs));
             b = l2 * (sn * bend_dir);
             a = l1 + l2 * cs;
-            ob_atan2_2(sn, cs, ty * a - tx * b, tx * a + ty * b, &a2, &a1);
+            ay1 = ty * a - tx * b;
+            ax1 = tx * a + ty * b;
+            ob_atan2_2(sn, cs, ay1, ax1, &a2, &a1);
             a2 *= bend_dir;
+            ca2 = cs;
+            sa2 = sn * bend_dir;
             have_a1 = 1;
+            trig_free = alpha == 1;
         }
         if (!have_a1) {
             a = l1 + l2 * cs;
@@ -401,6 +409,28 @@ static void ik2_spine(ob_instance *inst, int32_t con, int32_t parent, int32_t ch
     rotation = cp.rotation;
     a2 = wrap180(((a2 + os) * OB_RAD - cp.shear_x) * s2 + os2 - rotation);
     inst->applied[child] = (ob_pose){cx, cy, rotation + a2 * alpha, cp.scale_x, cp.scale_y, cp.shear_x, cp.shear_y};
+    double n1 = ay1 * ay1 + ax1 * ax1, nc = cy * cy + cx * cx;
+    if (trig_free && n1 > 1e-300 && n1 < 1e300 && nc > 1e-300 && nc < 1e300 &&
+        ob_same_bits(cp.shear_x, cp.shear_y) && (s2 == 1 || cp.shear_x == 0)) {
+        /* issue 17: at alpha 1 the localMatrix angles are, up to whole turns and
+        ** rounding, a1 − os (+ π) for the parent (no shear) and s2·(a2 + os)
+        ** (+ π) for the child (equal shears, cancelled when s2 = 1 or 0): their
+        ** cos/sin by the angle-sum identities from the unit vectors of a1's and
+        ** os's atan2 and a2's cos/sin, without trig, to a few ulp; the worlds as
+        ** ob_bone_world_spine makes them for normal bones */
+        double q1 = sqrt(n1), qc = sqrt(nc), c1 = ax1 / q1, s1 = ay1 / q1, co = cx / qc, so = s2 * (cy / qc);
+        double cpa = c1 * co + s1 * so, spa = s1 * co - c1 * so;  /* a1 − os */
+        if (os1 != 0) cpa = -cpa, spa = -spa;
+        double cca = ca2 * co - sa2 * so, sca = sa2 * co + ca2 * so;  /* a2 + os */
+        if (s2 < 0) sca = -sca;
+        if (os2 != 0) cca = -cca, sca = -sca;
+        inst->world[parent] = ob_mat_mul(PP, (ob_mat){cpa * sx, -spa * sy, spa * sx, cpa * sy, px, py});
+        int32_t cq = inst->spine_parent[child];
+        inst->world[child] = ob_mat_mul(cq >= 0 ? inst->world[cq] : inst->root,
+                                        (ob_mat){cca * cp.scale_x, -sca * cp.scale_y, sca * cp.scale_x,
+                                                 cca * cp.scale_y, cx, cy});
+        return;
+    }
     ik_trig_two(inst, parent, child);  /* both bones' localMatrix trig in one call */
     ob_bone_world_spine(inst, parent);
     ob_bone_world_spine(inst, child);
