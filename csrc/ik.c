@@ -161,17 +161,18 @@ static void ik1_spine(ob_instance *inst, int32_t b, double target_x, double targ
     double pa = P.a, pb = P.b, pc = P.c, pd = P.d;
     const ob_pose ap = inst->applied[b];
     const ob_mat w = inst->world[b];
-    double rotation_ik = -ap.shear_x - ap.rotation, tx, ty;
+    double rotation_ik = -ap.shear_x - ap.rotation, tx, ty, rt;
     int inherit = inst->inherit[b];
     if (inherit == OB_INHERIT_ONLY_TRANSLATION) {
         tx = target_x - w.x;  /* · signum(skeleton scale) = 1 */
         ty = target_y - w.y;
+        rt = ob_atan2(ty, tx);
     } else {
-        if (inherit == OB_INHERIT_NO_ROTATION_OR_REFLECTION) {
+        int nror = inherit == OB_INHERIT_NO_ROTATION_OR_REFLECTION;
+        if (nror) {
             double s = fabs(pa * pd - pb * pc) / fmax(0.0001, pa * pa + pc * pc);
             pb = -pc * s;
             pd = pa * s;
-            rotation_ik += ob_atan2(pc, pa) * OB_RAD;
         }
         double x = target_x - P.x, y = target_y - P.y, d = pa * pd - pb * pc;
         if (fabs(d) <= 0.0001) {
@@ -181,8 +182,15 @@ static void ik1_spine(ob_instance *inst, int32_t b, double target_x, double targ
             tx = (x * pd - y * pb) / d - ap.x;
             ty = (y * pa - x * pc) / d - ap.y;
         }
+        if (nror) {  /* the parent's angle and the target's in one call (issue 17) */
+            double rp;
+            ob_atan2_2(pc, pa, ty, tx, &rp, &rt);
+            rotation_ik += rp * OB_RAD;
+        } else {
+            rt = ob_atan2(ty, tx);
+        }
     }
-    rotation_ik += ob_atan2(ty, tx) * OB_RAD;
+    rotation_ik += rt * OB_RAD;
     if (ap.scale_x < 0) rotation_ik += 180;
     rotation_ik = wrap180(rotation_ik);
     double sx = ap.scale_x, sy = ap.scale_y;
