@@ -334,7 +334,7 @@ static int32_t spine_find(const double *lengths, int32_t n, double *p, int32_t c
 /* spine-core 4.2's forward differences of the cubic q over n equal steps
 ** (k1, k2, k3 = 3/n, 3/n², 6/n³ as spine-core writes them): the chord
 ** lengths summed on from start, each partial sum into ends[0..n−1] */
-static double spine_steps(const double q[8], int n, double k1, double k2, double k3, double start, double *ends)
+__attribute__((always_inline)) static inline double spine_steps(const double q[8], int n, double k1, double k2, double k3, double start, double *ends)
 {
     double x1 = q[0], y1 = q[1], cx1 = q[2], cy1 = q[3], cx2 = q[4], cy2 = q[5], x2 = q[6], y2 = q[7];
     double tmpx = (x1 - cx1 * 2 + cx2) * k2, tmpy = (y1 - cy1 * 2 + cy2) * k2;
