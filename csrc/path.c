@@ -295,7 +295,7 @@ static void spine_add_after(double p, const double *t, double *out)
 
 /* spine-core 4.2 addCurvePosition: the cubic at p, and its tangent angle
 ** (from the point a third of the way) when asked */
-static void spine_add_curve(double p, const double q[8], double *out, int tangents)
+__attribute__((always_inline)) static inline void spine_add_curve(double p, const double q[8], double *out, int tangents)
 {
     double x1 = q[0], y1 = q[1], cx1 = q[2], cy1 = q[3], cx2 = q[4], cy2 = q[5], x2 = q[6], y2 = q[7];
     if (p == 0 || isnan(p)) {
@@ -364,7 +364,7 @@ __attribute__((always_inline)) static inline double spine_steps(const double q[8
 
 /* A position on the path: wrapped into [0, length) when closed; else −1
 ** before the start, 1 past the end, 0 on it */
-static int spine_where(double *p, double path_length, int closed)
+__attribute__((always_inline)) static inline int spine_where(double *p, double path_length, int closed)
 {
     if (closed) {
         /* issue 17: fmod's exact result without the call where it is known:
