@@ -1,6 +1,7 @@
 /* constraints.c: the §7 constraints concern: its state (physics state, the
 ** §7.2 setup-world cache, path and slider scratch, all sized here once) and
 ** the per-constraint dispatch called by updateWorldTransform (§3.2). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,14 +57,27 @@ int ob_constraints_create(ob_instance *inst)
     s->physics_with = malloc(ncons * sizeof *s->physics_with);
     s->physics_prev = malloc(ncons * sizeof *s->physics_prev);
     s->ik_os = calloc(4 * ncons, sizeof *s->ik_os);  /* none set */
+    s->physics_const = calloc(ncons, sizeof *s->physics_const);
     if (!s->applied_off || !s->applied_need || !s->applied_read || !s->path_unique ||
-        !s->transform_offset || !s->physics_with || !s->physics_prev || !s->ik_os)
+        !s->transform_offset || !s->physics_with || !s->physics_prev || !s->ik_os || !s->physics_const)
         return -1;
     for (size_t c = 0; c < ncons; c++) s->physics_with[c] = -1, s->physics_prev[c] = -1;
     for (int32_t c = 0; c < doc->constraint_count; c++) {  /* the angles spine_world turns by (transform.c) */
         double *o = s->transform_offset + 4 * (size_t)c, r = doc->constraints[c].offset_rotation;
         ob_sincos(r * OB_DEG, &o[0], &o[1]);
         ob_sincos(r * -OB_DEG, &o[2], &o[3]);
+    }
+    for (int32_t c = 0; c < doc->constraint_count; c++) {  /* physics.c's per-document values */
+        const ob_constraint_data *cd = &doc->constraints[c];
+        if (cd->kind != OB_CON_PHYSICS || cd->bone < 0 || cd->bone >= doc->bone_count) continue;
+        ob_physics_const *k = &s->physics_const[c];
+        k->step = 1 / cd->fps;
+        if (!(k->step > 0)) k->step = INFINITY;
+        k->length = doc->bones[cd->bone].length;
+        k->x = cd->px > 0;
+        k->y = cd->py > 0;
+        k->rsx = cd->protate > 0 || cd->pshear_x > 0;
+        k->scale_x = cd->pscale_x > 0;
     }
     for (int32_t c = 0; c < doc->constraint_count; c++) {  /* applied_read: a scratch of bone marks here */
         const ob_constraint_data *cd = &doc->constraints[c];
@@ -105,7 +119,7 @@ void ob_constraints_free(ob_instance *inst)
     free(s->path_bone_k); free(s->path_trig); free(s->path_kind);
     free(s->saved_pose); free(s->saved_inherit); free(s->keyed_inherit);
     free(s->applied_off); free(s->applied_need); free(s->applied_read); free(s->path_unique);
-    free(s->transform_offset); free(s->physics_with); free(s->physics_prev); free(s->ik_os);
+    free(s->transform_offset); free(s->physics_with); free(s->physics_prev); free(s->ik_os); free(s->physics_const);
     free(s);
     inst->cons = NULL;
 }

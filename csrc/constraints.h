@@ -29,6 +29,14 @@ typedef struct ob_spine_physics {
     double pow_damping, pow_step, pow_value; /* damping^(60·step), kept while both stay (a cache) */
 } ob_spine_physics;
 
+/* issue 17: a Spine-model physics constraint's per-document values, taken
+** once at creation (physics.c reads them every update) */
+typedef struct ob_physics_const {
+    double step;                 /* 1/fps, +inf unless > 0 */
+    double length;               /* its bone's setup length */
+    uint8_t x, y, rsx, scale_x;  /* px > 0, py > 0, protate or pshearX > 0, pscaleX > 0 */
+} ob_physics_const;
+
 /* §7.3 one sampled path point: position and tangent direction (tx, ty);
 ** its angle atan2(ty, tx) is taken only where a rotate mode uses it */
 typedef struct ob_path_point { double x, y, tx, ty; } ob_path_point;
@@ -57,6 +65,7 @@ typedef struct ob_constraint_state {
     double *transform_offset;    /* per constraint: sin, cos of offsetRotation·(π/180), then of its negation */
     int32_t *physics_with;       /* per constraint: −1 runs (alone, or its group's last), −2 run by a later member (physics.c) */
     int32_t *physics_prev;       /* per constraint: its group's member before it, −1 none */
+    ob_physics_const *physics_const; /* per constraint (physics ones filled) */
     double *ik_os;               /* per constraint: the Spine model's two-bone IK child angle, keyed (ik.c) */
     double *spine_positions;     /* the Spine pose model's path: 3 per bone + 5 */
     /* §7.5 scratch: saved local pose and inherit per bone, setup values */

@@ -343,23 +343,23 @@ static void ph_begin(ph_lane *L, ob_instance *inst, int32_t c)
     L->cd = cd;
     L->v = v;
     L->s = s;
-    L->x = cd->px > 0;
-    L->y = cd->py > 0;
-    L->rsx = cd->protate > 0 || cd->pshear_x > 0;
-    L->scale_x = cd->pscale_x > 0;
+    const ob_physics_const *k = &inst->cons->physics_const[c];  /* (constraints.c) */
+    L->x = k->x;
+    L->y = k->y;
+    L->rsx = k->rsx;
+    L->scale_x = k->scale_x;
     L->b = cd->bone;
     ob_mat *bone = L->bone = &inst->world[cd->bone];
-    L->l = doc->bones[cd->bone].length;
+    L->l = k->length;
 
-    double delta = inst->clock - s->last_time, step = 1 / cd->fps;
+    double delta = inst->clock - s->last_time, step = k->step;
     delta = delta > 0 ? delta : 0;  /* max(delta, 0), NaN: 0 (fmax without the call) */
     s->remaining += delta;
     s->last_time = inst->clock;
     /* not in spine-core, for bad input only: no steps unless 1/fps > 0, and at most
     ** OB_SPINE_PHYSICS_STEPS of them per update (past that the oldest time is dropped;
     ** 166 s at 60 fps), so that fps ≤ 0 or 1e300 cannot hang the frame */
-    if (!(step > 0)) step = INFINITY;
-    else if (s->remaining > step * OB_SPINE_PHYSICS_STEPS) s->remaining = step * OB_SPINE_PHYSICS_STEPS;
+    if (s->remaining > step * OB_SPINE_PHYSICS_STEPS) s->remaining = step * OB_SPINE_PHYSICS_STEPS;  /* (step +inf: never) */
     double bx = bone->x, by = bone->y;
     if (s->reset) {
         s->reset = 0;
