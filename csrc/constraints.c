@@ -1,6 +1,7 @@
 /* constraints.c: the §7 constraints concern: its state (physics state, the
 ** §7.2 setup-world cache, path and slider scratch, all sized here once) and
 ** the per-constraint dispatch called by updateWorldTransform (§3.2). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,20 +52,32 @@ int ob_constraints_create(ob_instance *inst)
     s->applied_off = calloc(ncons, sizeof *s->applied_off);
     s->applied_need = malloc(nflags);
     s->applied_read = calloc(nbones, 1);
-    s->cache_seen = calloc(inst->spine_cache_capacity > 0 ? (size_t)inst->spine_cache_capacity : 1,
-                           sizeof *s->cache_seen);
-    s->cache_seen_count = -1;
     s->path_unique = calloc(ncons, 1);
     s->transform_offset = calloc(4 * ncons, sizeof *s->transform_offset);
     s->physics_with = malloc(ncons * sizeof *s->physics_with);
-    if (!s->applied_off || !s->applied_need || !s->applied_read || !s->cache_seen || !s->path_unique ||
-        !s->transform_offset || !s->physics_with)
+    s->physics_prev = malloc(ncons * sizeof *s->physics_prev);
+    s->ik_os = calloc(4 * ncons, sizeof *s->ik_os);  /* none set */
+    s->physics_const = calloc(ncons, sizeof *s->physics_const);
+    if (!s->applied_off || !s->applied_need || !s->applied_read || !s->path_unique ||
+        !s->transform_offset || !s->physics_with || !s->physics_prev || !s->ik_os || !s->physics_const)
         return -1;
-    for (size_t c = 0; c < ncons; c++) s->physics_with[c] = -1;
+    for (size_t c = 0; c < ncons; c++) s->physics_with[c] = -1, s->physics_prev[c] = -1;
     for (int32_t c = 0; c < doc->constraint_count; c++) {  /* the angles spine_world turns by (transform.c) */
         double *o = s->transform_offset + 4 * (size_t)c, r = doc->constraints[c].offset_rotation;
         ob_sincos(r * OB_DEG, &o[0], &o[1]);
         ob_sincos(r * -OB_DEG, &o[2], &o[3]);
+    }
+    for (int32_t c = 0; c < doc->constraint_count; c++) {  /* physics.c's per-document values */
+        const ob_constraint_data *cd = &doc->constraints[c];
+        if (cd->kind != OB_CON_PHYSICS || cd->bone < 0 || cd->bone >= doc->bone_count) continue;
+        ob_physics_const *k = &s->physics_const[c];
+        k->step = 1 / cd->fps;
+        if (!(k->step > 0)) k->step = INFINITY;
+        k->length = doc->bones[cd->bone].length;
+        k->x = cd->px > 0;
+        k->y = cd->py > 0;
+        k->rsx = cd->protate > 0 || cd->pshear_x > 0;
+        k->scale_x = cd->pscale_x > 0;
     }
     for (int32_t c = 0; c < doc->constraint_count; c++) {  /* applied_read: a scratch of bone marks here */
         const ob_constraint_data *cd = &doc->constraints[c];
@@ -105,8 +118,8 @@ void ob_constraints_free(ob_instance *inst)
     free(s->path_lengths); free(s->path_dist); free(s->path_points); free(s->path_bones); free(s->spine_positions);
     free(s->path_bone_k); free(s->path_trig); free(s->path_kind);
     free(s->saved_pose); free(s->saved_inherit); free(s->keyed_inherit);
-    free(s->applied_off); free(s->applied_need); free(s->applied_read); free(s->cache_seen); free(s->path_unique);
-    free(s->transform_offset); free(s->physics_with);
+    free(s->applied_off); free(s->applied_need); free(s->applied_read); free(s->path_unique);
+    free(s->transform_offset); free(s->physics_with); free(s->physics_prev); free(s->ik_os); free(s->physics_const);
     free(s);
     inst->cons = NULL;
 }
@@ -144,8 +157,8 @@ void ob_constraint_apply_spine(ob_instance *inst, int32_t c)
 ** backwards, a write is needed when some later entry reads that bone.  No
 ** write is taken as overwriting another (a later writer may skip at run
 ** time), so the flags are a superset of the needed ones.  Recomputed when
-** the cache differs from the one analysed (a skin change, a restored
-** snapshot): a compare of the cache per frame. */
+** the cache was rebuilt or restored (a skin change, a snapshot): its
+** generation counter, inst->spine_cache_gen, moved. */
 static void spine_applied_analyse(ob_instance *inst)
 {
     const ob_document *doc = inst->doc;
@@ -191,71 +204,79 @@ static void spine_applied_analyse(ob_instance *inst)
     }
 }
 
-/* issue 17 (cons): physics constraints paired to run in lockstep (their trig
-** in shared calls, physics.c).  A physics entry P waits for the next
-** constraint entry Q when Q is physics too and nothing from P to Q reads
-** what P changes or changes what P reads: no bone entry between is P's bone,
-** its parent or a child of P's bone, and Q's bone is neither P's bone nor
-** its parent.  Then running P at Q's place gives every entry the same
-** inputs.  A constraint listed twice in the cache (never, but a snapshot
-** restores the cache) runs alone. */
-static void spine_physics_pairs(ob_instance *inst)
+/* issue 17 (cons): physics constraints grouped (up to OB_PHYSICS_GROUP) to
+** run in lockstep, their trig in shared calls (physics.c), all at the place
+** of the group's last entry.  A physics entry P may wait for a later one
+** when nothing from P to there reads what P changes or changes what P reads
+** (P reads and writes its bone's world; its applied pose reads the parent's
+** world): no bone entry between and no later member's bone is P's bone or
+** its parent, or a child of P's bone.  Then running P at the last member's
+** place gives every entry the same inputs.  The cache is scanned once,
+** greedily: a group ends at the first entry that breaks this for one of its
+** members, or at a constraint entry that is not a free physics one.  A
+** constraint listed twice in the cache (never, but a snapshot restores the
+** cache) runs alone. */
+static int physics_conflict(const ob_document *doc, int32_t member_bone, int32_t b)
+{
+    return b == member_bone || b == doc->bones[member_bone].parent || doc->bones[b].parent == member_bone;
+}
+
+static void spine_physics_groups(ob_instance *inst)
 {
     const ob_document *doc = inst->doc;
     ob_constraint_state *s = inst->cons;
     int32_t nb = doc->bone_count, nc = doc->constraint_count, n = inst->spine_cache_count;
-    for (int32_t c = 0; c < nc; c++) s->physics_with[c] = -1;
-    for (int32_t k = 0; k < n; k++) {
-        int32_t e = inst->spine_cache[k];
-        if (e >= 0) continue;
-        int32_t p = -1 - e;
-        if (p >= nc || doc->constraints[p].kind != OB_CON_PHYSICS || s->physics_with[p] != -1) continue;
-        int32_t pb = doc->constraints[p].bone;
-        if (pb < 0 || pb >= nb) continue;
-        int32_t pp = doc->bones[pb].parent, j = k + 1;
-        for (; j < n && inst->spine_cache[j] >= 0; j++) {
-            int32_t b = inst->spine_cache[j];
-            if (b >= nb || b == pb || b == pp || doc->bones[b].parent == pb) break;
-        }
-        if (j >= n || inst->spine_cache[j] >= 0) continue;
-        int32_t q = -1 - inst->spine_cache[j];
-        if (q >= nc || q == p || doc->constraints[q].kind != OB_CON_PHYSICS || s->physics_with[q] != -1) continue;
-        int32_t qb = doc->constraints[q].bone;
-        if (qb < 0 || qb >= nb || qb == pb || qb == pp) continue;
-        s->physics_with[p] = -2;
-        s->physics_with[q] = p;
-        k = j;  /* q is taken */
+    int32_t *seen = s->physics_prev;  /* first a count of each constraint's entries */
+    for (int32_t c = 0; c < nc; c++) s->physics_with[c] = -1, seen[c] = 0;
+    for (int32_t k = 0; k < n; k++)
+        if (inst->spine_cache[k] < 0 && -1 - inst->spine_cache[k] < nc) seen[-1 - inst->spine_cache[k]]++;
+    for (int32_t c = 0; c < nc; c++) {  /* −3: not grouped (once: cleared below) */
+        const ob_constraint_data *cd = &doc->constraints[c];
+        s->physics_with[c] = cd->kind == OB_CON_PHYSICS && seen[c] == 1 && cd->bone >= 0 && cd->bone < nb ? -1 : -3;
+        seen[c] = -1;
     }
-    /* a constraint in the cache twice: alone */
     for (int32_t k = 0; k < n; k++) {
         int32_t e = inst->spine_cache[k];
-        if (e >= 0 || -1 - e >= nc) continue;
-        for (int32_t j = k + 1; j < n; j++)
-            if (inst->spine_cache[j] == e) {
-                int32_t c = -1 - e, w = s->physics_with[c];
-                if (w >= 0) s->physics_with[w] = -1;
-                if (w == -2)
-                    for (int32_t o = 0; o < nc; o++)
-                        if (s->physics_with[o] == c) s->physics_with[o] = -1;
-                s->physics_with[c] = -1;
+        if (e >= 0 || -1 - e >= nc || s->physics_with[-1 - e] != -1 || s->physics_prev[-1 - e] != -1) continue;
+        int32_t member[OB_PHYSICS_GROUP], m = 0, j = k;
+        member[m++] = -1 - e;
+        for (j = k + 1; j < n && m < OB_PHYSICS_GROUP; j++) {
+            int32_t f = inst->spine_cache[j], b;
+            if (f >= 0) {
+                b = f;
+                if (b >= nb) break;
+            } else {
+                int32_t q = -1 - f;
+                if (q >= nc || s->physics_with[q] != -1) break;
+                b = doc->constraints[q].bone;
             }
+            int ok = 1;
+            for (int32_t i = 0; i < m && ok; i++) ok = !physics_conflict(doc, doc->constraints[member[i]].bone, b);
+            if (!ok) break;
+            if (f < 0) member[m++] = -1 - f;
+        }
+        for (int32_t i = 0; i < m; i++) {
+            s->physics_with[member[i]] = i < m - 1 ? -2 : -1;
+            s->physics_prev[member[i]] = i > 0 ? member[i - 1] : -1;
+        }
     }
+    for (int32_t c = 0; c < nc; c++)
+        if (s->physics_with[c] == -3) s->physics_with[c] = -1;
 }
 
 void ob_constraints_spine_frame(ob_instance *inst)
 {
     ob_constraint_state *s = inst->cons;
     int32_t n = inst->spine_cache_count;
-    if (n == s->cache_seen_count && memcmp(s->cache_seen, inst->spine_cache, (size_t)n * sizeof *s->cache_seen) == 0)
-        return;
+    if (s->cache_seen && s->cache_gen_seen == inst->spine_cache_gen) return;
     if (n < 0 || n > inst->spine_cache_capacity) {  /* (never: the cache is bounded) every pose computed */
         memset(s->applied_need, 1, (size_t)s->applied_count);
-        for (int32_t c = 0; c < inst->doc->constraint_count; c++) s->physics_with[c] = -1;
-        s->cache_seen_count = -1;
+        for (int32_t c = 0; c < inst->doc->constraint_count; c++) s->physics_with[c] = -1, s->physics_prev[c] = -1;
+        s->cache_seen = 0;
         return;
     }
     spine_applied_analyse(inst);
-    spine_physics_pairs(inst);
-    memcpy(s->cache_seen, inst->spine_cache, (size_t)n * sizeof *s->cache_seen);
-    s->cache_seen_count = n;
+    spine_physics_groups(inst);
+    s->cache_gen_seen = inst->spine_cache_gen;
+    s->cache_seen = 1;
 }

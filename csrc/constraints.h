@@ -29,9 +29,20 @@ typedef struct ob_spine_physics {
     double pow_damping, pow_step, pow_value; /* damping^(60·step), kept while both stay (a cache) */
 } ob_spine_physics;
 
+/* issue 17: a Spine-model physics constraint's per-document values, taken
+** once at creation (physics.c reads them every update) */
+typedef struct ob_physics_const {
+    double step;                 /* 1/fps, +inf unless > 0 */
+    double length;               /* its bone's setup length */
+    uint8_t x, y, rsx, scale_x;  /* px > 0, py > 0, protate or pshearX > 0, pscaleX > 0 */
+} ob_physics_const;
+
 /* §7.3 one sampled path point: position and tangent direction (tx, ty);
 ** its angle atan2(ty, tx) is taken only where a rotate mode uses it */
 typedef struct ob_path_point { double x, y, tx, ty; } ob_path_point;
+
+/* physics constraints run in lockstep, at most (constraints.c, physics.c) */
+#define OB_PHYSICS_GROUP 4
 
 /* The constraints concern's state, inst->cons.  Sized at creation. */
 typedef struct ob_constraint_state {
@@ -52,7 +63,10 @@ typedef struct ob_constraint_state {
     uint8_t *path_kind;          /* per bone: how its rotation angle is made (path.c) */
     uint8_t *path_unique;        /* per constraint: no bone listed twice (path.c's passes) */
     double *transform_offset;    /* per constraint: sin, cos of offsetRotation·(π/180), then of its negation */
-    int32_t *physics_with;       /* per constraint: −1 alone, −2 run by the next entry, c: run with c (physics.c) */
+    int32_t *physics_with;       /* per constraint: −1 runs (alone, or its group's last), −2 run by a later member (physics.c) */
+    int32_t *physics_prev;       /* per constraint: its group's member before it, −1 none */
+    ob_physics_const *physics_const; /* per constraint (physics ones filled) */
+    double *ik_os;               /* per constraint: the Spine model's two-bone IK child angle, keyed (ik.c) */
     double *spine_positions;     /* the Spine pose model's path: 3 per bone + 5 */
     /* §7.5 scratch: saved local pose and inherit per bone, setup values */
     ob_pose *saved_pose;
@@ -65,8 +79,8 @@ typedef struct ob_constraint_state {
     uint8_t *applied_need;       /* per listed bone of each constraint (physics: 1) */
     int32_t applied_count;       /* flags in applied_need */
     uint8_t *applied_read;       /* per bone: scratch of the analysis */
-    int32_t *cache_seen;         /* the update cache the flags were computed for */
-    int32_t cache_seen_count;    /* −1: none yet (every flag set) */
+    uint32_t cache_gen_seen;     /* inst->spine_cache_gen the flags were computed for */
+    int32_t cache_seen;          /* 0: none yet (every flag set) */
 } ob_constraint_state;
 
 /* §7 det(m) = sign(a·d − b·c) ‖ 1 */
@@ -120,6 +134,9 @@ static inline void ob_spine_applied_after(ob_instance *inst, int32_t c, int32_t 
     const ob_constraint_state *s = inst->cons;
     if (s->applied_need[s->applied_off[c] + k]) ob_bone_applied_spine(inst, b);
 }
+
+/* trig.c: ob_trig_set of two bones at once (the same bits) */
+void ob_trig_set2(ob_trig *t0, const ob_pose *p0, ob_trig *t1, const ob_pose *p1);
 
 void ob_apply_ik(ob_instance *inst, int32_t c);                 /* ik.c */
 void ob_apply_transform(ob_instance *inst, int32_t c);          /* transform.c */

@@ -132,9 +132,9 @@ void ob_apply_ik(ob_instance *inst, int32_t c)
 
 static inline double wrap180(double r) { return r > 180 ? r - 360 : r < -180 ? r + 360 : r; }
 
-/* issue 17: the localMatrix trig of two bones (their applied poses set) in
-** one four-lane call, the entries ob_local_matrix_cached then finds current
-** (the angles as ob_trig_update makes them; the bits of one at a time) */
+/* issue 17: the localMatrix trig of two bones (their applied poses set),
+** the entries ob_local_matrix_cached then finds current: stale ones in one
+** pair call when their shears allow (the bits of one at a time) */
 static void ik_trig_two(ob_instance *inst, int32_t b0, int32_t b1)
 {
     const ob_pose *p0 = &inst->applied[b0], *p1 = &inst->applied[b1];
@@ -146,11 +146,7 @@ static void ik_trig_two(ob_instance *inst, int32_t b0, int32_t b1)
         if (!c1) ob_trig_set(t1, p1);
         return;
     }
-    /* the angles ob_trig_set takes, lanes (x0, y0, x1, y1): the same bits per lane */
-    ob_v4d x = {ob_angle_x(p0), ob_angle_y(p0), ob_angle_x(p1), ob_angle_y(p1)}, sn, cs;
-    ob_sincos_v4p(&x, &sn, &cs);
-    ob_trig_store(t0, p0, sn[0], cs[0], sn[1], cs[1]);
-    ob_trig_store(t1, p1, sn[2], cs[2], sn[3], cs[3]);
+    ob_trig_set2(t0, p0, t1, p1);  /* both at once (trig.c) */
 }
 
 /* spine-core 4.2 IkConstraint.apply1: the bone's applied rotation (and X
@@ -165,17 +161,18 @@ static void ik1_spine(ob_instance *inst, int32_t b, double target_x, double targ
     double pa = P.a, pb = P.b, pc = P.c, pd = P.d;
     const ob_pose ap = inst->applied[b];
     const ob_mat w = inst->world[b];
-    double rotation_ik = -ap.shear_x - ap.rotation, tx, ty;
+    double rotation_ik = -ap.shear_x - ap.rotation, tx, ty, rt;
     int inherit = inst->inherit[b];
     if (inherit == OB_INHERIT_ONLY_TRANSLATION) {
         tx = target_x - w.x;  /* · signum(skeleton scale) = 1 */
         ty = target_y - w.y;
+        rt = ob_atan2(ty, tx);
     } else {
-        if (inherit == OB_INHERIT_NO_ROTATION_OR_REFLECTION) {
+        int nror = inherit == OB_INHERIT_NO_ROTATION_OR_REFLECTION;
+        if (nror) {
             double s = fabs(pa * pd - pb * pc) / fmax(0.0001, pa * pa + pc * pc);
             pb = -pc * s;
             pd = pa * s;
-            rotation_ik += ob_atan2(pc, pa) * OB_RAD;
         }
         double x = target_x - P.x, y = target_y - P.y, d = pa * pd - pb * pc;
         if (fabs(d) <= 0.0001) {
@@ -185,8 +182,15 @@ static void ik1_spine(ob_instance *inst, int32_t b, double target_x, double targ
             tx = (x * pd - y * pb) / d - ap.x;
             ty = (y * pa - x * pc) / d - ap.y;
         }
+        if (nror) {  /* the parent's angle and the target's in one call (issue 17) */
+            double rp;
+            ob_atan2_2(pc, pa, ty, tx, &rp, &rt);
+            rotation_ik += rp * OB_RAD;
+        } else {
+            rt = ob_atan2(ty, tx);
+        }
     }
-    rotation_ik += ob_atan2(ty, tx) * OB_RAD;
+    rotation_ik += rt * OB_RAD;
     if (ap.scale_x < 0) rotation_ik += 180;
     rotation_ik = wrap180(rotation_ik);
     double sx = ap.scale_x, sy = ap.scale_y;
@@ -205,15 +209,45 @@ static void ik1_spine(ob_instance *inst, int32_t b, double target_x, double targ
             }
         }
     }
-    ob_bone_world_with_spine(inst, b, (ob_pose){ap.x, ap.y, ap.rotation + rotation_ik * alpha, sx, sy,
-                                                ap.shear_x, ap.shear_y});
+    const ob_pose np = {ap.x, ap.y, ap.rotation + rotation_ik * alpha, sx, sy, ap.shear_x, ap.shear_y};
+    double h2 = tx * tx + ty * ty;
+    if (alpha == 1 && inherit == OB_INHERIT_NORMAL && pi >= 0 && ob_same_bits(ap.shear_x, ap.shear_y) &&
+        h2 > 1e-300 && h2 < 1e300) {
+        /* issue 17: at alpha 1 the new localMatrix angle θx = (rotation + shearX)·π/180
+        ** is atan2(ty, tx) (+ π for a negative X scale) up to whole turns and
+        ** rounding, and θy = θx (equal shears): its cos and sin are (tx, ty)/|t|
+        ** (negated) without trig, to a few ulp.  The world as ob_bone_world_spine
+        ** makes it for a normal bone; the trig entry keyed by the old angles
+        ** stays for whoever needs the kernel's. */
+        double h = sqrt(h2), cs = tx / h, sn = ty / h;
+        if (ap.scale_x < 0) cs = -cs, sn = -sn;
+        inst->applied[b] = np;
+        inst->world[b] = ob_mat_mul(P, (ob_mat){cs * sx, -sn * sy, sn * sx, cs * sy, ap.x, ap.y});
+        return;
+    }
+    ob_bone_world_with_spine(inst, b, np);
 }
 
 /* spine-core 4.2 IkConstraint.apply2: law of cosines in the parent's parent
 ** space on applied values (uniform IK parent scale), else the ellipse the
 ** child's tip traces under a non-uniform one; the child placed at (cx, 0)
 ** when stretching or non-uniform; nothing unless both inherit normally */
-static void ik2_spine(ob_instance *inst, int32_t parent, int32_t child, double target_x, double target_y,
+/* issue 17: atan2(cy, cx) of constraint c's child position, kept while its
+** bits stay (an unkeyed child keeps it from frame to frame): the value the
+** call gives */
+static double ik_os(ob_instance *inst, int32_t c, double cy, double cx)
+{
+    double *k = inst->cons->ik_os + 4 * (size_t)c;  /* y, x, atan2, 1 when set */
+    if (k[3] != 1 || !ob_same_bits(k[0], cy) || !ob_same_bits(k[1], cx)) {
+        k[0] = cy;
+        k[1] = cx;
+        k[2] = ob_atan2(cy, cx);
+        k[3] = 1;
+    }
+    return k[2];
+}
+
+static void ik2_spine(ob_instance *inst, int32_t con, int32_t parent, int32_t child, double target_x, double target_y,
                       double bend_dir, int stretch, int uniform, double softness, double alpha)
 {
     if (inst->inherit[parent] != OB_INHERIT_NORMAL || inst->inherit[child] != OB_INHERIT_NORMAL) return;
@@ -281,9 +315,11 @@ static void ik2_spine(ob_instance *inst, int32_t parent, int32_t child, double t
             dd = tx * tx + ty * ty;
         }
     }
-    double os = 0;  /* atan2(cy, cx), computed with the law of cosines' angle where it takes one */
-    int have_os = 0;
+    /* the angles' cos/sin for the trig-free worlds below: a1 = atan2(ay1, ax1), a2 from its cos, sin */
+    double ay1 = 0, ax1 = 1, ca2 = 1, sa2 = 0;
+    int trig_free = 0;
     if (u) {
+        int have_a1 = 0;
         l2 *= psx;
         double cs = (dd - l1 * l1 - l2 * l2) / (2 * l1 * l2);
         if (cs < -1) {
@@ -301,14 +337,24 @@ static void ik2_spine(ob_instance *inst, int32_t parent, int32_t child, double t
             b = l2 * ob_sin(a2);
         } else {
             /* issue 17: acos(cs) = atan2(sin, cs) with sin = √((1 − cs)(1 + cs)),
-            ** which is also sin(acos cs): no acos and no sin (ob_acos_sin) */
-            double sn;
-            a2 = ob_acos_sin(cs, cy, cx, &sn, &os) * bend_dir;
-            have_os = 1;
+            ** which is also sin(acos cs) (obtrig_inv.h's form): no acos and no
+            ** sin, and a1's atan2 (which needs only that sin) in the same call */
+            double sn = sqrt((1 - cs) * (1 + cs));
             b = l2 * (sn * bend_dir);
+            a = l1 + l2 * cs;
+            ay1 = ty * a - tx * b;
+            ax1 = tx * a + ty * b;
+            ob_atan2_2(sn, cs, ay1, ax1, &a2, &a1);
+            a2 *= bend_dir;
+            ca2 = cs;
+            sa2 = sn * bend_dir;
+            have_a1 = 1;
+            trig_free = alpha == 1;
         }
-        a = l1 + l2 * cs;
-        a1 = ob_atan2(ty * a - tx * b, tx * a + ty * b);
+        if (!have_a1) {
+            a = l1 + l2 * cs;
+            a1 = ob_atan2(ty * a - tx * b, tx * a + ty * b);
+        }
     } else {
         /* the ellipse branch: the child's tip on an ellipse of radii psx·l2, psy·l2 */
         a = psx * l2;
@@ -364,14 +410,35 @@ static void ik2_spine(ob_instance *inst, int32_t parent, int32_t child, double t
             }
         }
     }
-    if (!have_os) os = ob_atan2(cy, cx);
-    os *= s2;
+    double os = ik_os(inst, con, cy, cx) * s2;
     double rotation = pp.rotation;
     a1 = wrap180((a1 - os) * OB_RAD + os1 - rotation);
     inst->applied[parent] = (ob_pose){px, py, rotation + a1 * alpha, sx, sy, 0, 0};
     rotation = cp.rotation;
     a2 = wrap180(((a2 + os) * OB_RAD - cp.shear_x) * s2 + os2 - rotation);
     inst->applied[child] = (ob_pose){cx, cy, rotation + a2 * alpha, cp.scale_x, cp.scale_y, cp.shear_x, cp.shear_y};
+    double n1 = ay1 * ay1 + ax1 * ax1, nc = cy * cy + cx * cx;
+    if (trig_free && n1 > 1e-300 && n1 < 1e300 && nc > 1e-300 && nc < 1e300 &&
+        ob_same_bits(cp.shear_x, cp.shear_y) && (s2 == 1 || cp.shear_x == 0)) {
+        /* issue 17: at alpha 1 the localMatrix angles are, up to whole turns and
+        ** rounding, a1 − os (+ π) for the parent (no shear) and s2·(a2 + os)
+        ** (+ π) for the child (equal shears, cancelled when s2 = 1 or 0): their
+        ** cos/sin by the angle-sum identities from the unit vectors of a1's and
+        ** os's atan2 and a2's cos/sin, without trig, to a few ulp; the worlds as
+        ** ob_bone_world_spine makes them for normal bones */
+        double q1 = sqrt(n1), qc = sqrt(nc), c1 = ax1 / q1, s1 = ay1 / q1, co = cx / qc, so = s2 * (cy / qc);
+        double cpa = c1 * co + s1 * so, spa = s1 * co - c1 * so;  /* a1 − os */
+        if (os1 != 0) cpa = -cpa, spa = -spa;
+        double cca = ca2 * co - sa2 * so, sca = sa2 * co + ca2 * so;  /* a2 + os */
+        if (s2 < 0) sca = -sca;
+        if (os2 != 0) cca = -cca, sca = -sca;
+        inst->world[parent] = ob_mat_mul(PP, (ob_mat){cpa * sx, -spa * sy, spa * sx, cpa * sy, px, py});
+        int32_t cq = inst->spine_parent[child];
+        inst->world[child] = ob_mat_mul(cq >= 0 ? inst->world[cq] : inst->root,
+                                        (ob_mat){cca * cp.scale_x, -sca * cp.scale_y, sca * cp.scale_x,
+                                                 cca * cp.scale_y, cx, cy});
+        return;
+    }
     ik_trig_two(inst, parent, child);  /* both bones' localMatrix trig in one call */
     ob_bone_world_spine(inst, parent);
     ob_bone_world_spine(inst, child);
@@ -396,6 +463,6 @@ void ob_apply_ik_spine(ob_instance *inst, int32_t c)
     if (n == 1)
         ik1_spine(inst, first, t.x, t.y, v[OB_CV_COMPRESS] != 0, v[OB_CV_STRETCH] != 0, cd->uniform, mix);
     else if (n == 2)
-        ik2_spine(inst, first, last, t.x, t.y, v[OB_CV_BEND] > 0 ? 1 : -1, v[OB_CV_STRETCH] != 0, cd->uniform,
+        ik2_spine(inst, c, first, last, t.x, t.y, v[OB_CV_BEND] > 0 ? 1 : -1, v[OB_CV_STRETCH] != 0, cd->uniform,
                   v[OB_CV_SOFTNESS], mix);
 }

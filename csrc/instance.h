@@ -126,6 +126,11 @@ struct ob_instance {
     /* snapshot.c: strings a restored snapshot brought (audio tags, reported
     ** events), allocated at restore time */
     ob_arena restored;
+
+    /* issue 17 (cons): bumped wherever spine_cache is rebuilt or restored
+    ** (spine_update_cache, snapshot.c), so the constraints' analysis of the
+    ** cache (ob_constraints_spine_frame) is redone only then */
+    uint32_t spine_cache_gen;
 };
 
 /* The field of a local pose that a bone property names (timelines, sliders,

@@ -257,27 +257,21 @@ void ob_apply_path(ob_instance *inst, int32_t c)
 
 /* ---- the Spine pose model ---------------------------------------------- */
 
-/* issue 17: atan2 and sin/cos of n values, four lanes per call, the
-** arrays padded to a multiple of four (the bits of one at a time) */
+/* issue 17: atan2 and sin/cos of n values, on pairs (on the SSE2 baseline
+** GCC's four-lane form costs more than two pairs), the arrays padded to a
+** multiple of four (the bits of one at a time) */
 static void ob_atan2_4n(const double *y, const double *x, double *out, int32_t n)
 {
-    for (int32_t j = 0; j < n; j += 4) {
-        ob_v4d vy, vx, vr;
-        memcpy(&vy, y + j, sizeof vy);
-        memcpy(&vx, x + j, sizeof vx);
-        ob_atan2_v4p(&vy, &vx, &vr);
-        memcpy(out + j, &vr, sizeof vr);
-    }
+    for (int32_t j = 0; j < n; j += 2) ob_v2_store(out + j, ob_atan2_v2(ob_v2_load(y + j), ob_v2_load(x + j)));
 }
 
 static void ob_sincos_4n(const double *x, double *s, double *c, int32_t n)
 {
-    for (int32_t j = 0; j < n; j += 4) {
-        ob_v4d vx, vs, vc;
-        memcpy(&vx, x + j, sizeof vx);
-        ob_sincos_v4p(&vx, &vs, &vc);
-        memcpy(s + j, &vs, sizeof vs);
-        memcpy(c + j, &vc, sizeof vc);
+    for (int32_t j = 0; j < n; j += 2) {
+        ob_v2d vs, vc;
+        ob_sincos_v2(ob_v2_load(x + j), &vs, &vc);
+        ob_v2_store(s + j, vs);
+        ob_v2_store(c + j, vc);
     }
 }
 
@@ -301,7 +295,7 @@ static void spine_add_after(double p, const double *t, double *out)
 
 /* spine-core 4.2 addCurvePosition: the cubic at p, and its tangent angle
 ** (from the point a third of the way) when asked */
-static void spine_add_curve(double p, const double q[8], double *out, int tangents)
+__attribute__((always_inline)) static inline void spine_add_curve(double p, const double q[8], double *out, int tangents)
 {
     double x1 = q[0], y1 = q[1], cx1 = q[2], cy1 = q[3], cx2 = q[4], cy2 = q[5], x2 = q[6], y2 = q[7];
     if (p == 0 || isnan(p)) {
@@ -340,7 +334,7 @@ static int32_t spine_find(const double *lengths, int32_t n, double *p, int32_t c
 /* spine-core 4.2's forward differences of the cubic q over n equal steps
 ** (k1, k2, k3 = 3/n, 3/n², 6/n³ as spine-core writes them): the chord
 ** lengths summed on from start, each partial sum into ends[0..n−1] */
-static double spine_steps(const double q[8], int n, double k1, double k2, double k3, double start, double *ends)
+__attribute__((always_inline)) static inline double spine_steps(const double q[8], int n, double k1, double k2, double k3, double start, double *ends)
 {
     double x1 = q[0], y1 = q[1], cx1 = q[2], cy1 = q[3], cx2 = q[4], cy2 = q[5], x2 = q[6], y2 = q[7];
     double tmpx = (x1 - cx1 * 2 + cx2) * k2, tmpy = (y1 - cy1 * 2 + cy2) * k2;
@@ -370,11 +364,16 @@ static double spine_steps(const double q[8], int n, double k1, double k2, double
 
 /* A position on the path: wrapped into [0, length) when closed; else −1
 ** before the start, 1 past the end, 0 on it */
-static int spine_where(double *p, double path_length, int closed)
+__attribute__((always_inline)) static inline int spine_where(double *p, double path_length, int closed)
 {
     if (closed) {
-        *p = fmod(*p, path_length);
-        if (*p < 0) *p += path_length;
+        /* issue 17: fmod's exact result without the call where it is known:
+        ** p itself on (−L, L), p − L on [L, 2L) (exact: Sterbenz) */
+        double q = *p;
+        if (q >= path_length && q < 2 * path_length) q -= path_length;
+        else if (!(q > -path_length && q < path_length)) q = fmod(q, path_length);
+        if (q < 0) q += path_length;
+        *p = q;
         return 0;
     }
     return *p < 0 ? -1 : *p > path_length ? 1 : 0;

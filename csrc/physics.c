@@ -153,6 +153,15 @@ static double spine_decay(ob_spine_physics *s, double damping, double t)
 
 static inline double clamp_abs(double u, double q) { return u > q ? q : u < -q ? -q : u; }
 
+/* issue 17: ceil(x) without the libm call on the x86-64 baseline (no
+** roundsd): exact, ±0 included, for |x| < 2^52; else ceil itself */
+static inline double ph_ceil(double x)
+{
+    if (!(fabs(x) < 4503599627370496.0)) return ceil(x);
+    double t = (double)(int64_t)x;  /* truncated toward 0 */
+    return copysign(t < x ? t + 1 : t, x);
+}
+
 /* spine-core 4.2 PhysicsConstraint.update(Physics.update): one damped
 ** spring per channel (x, y, rotate + shearX, scaleX) driven by the bone's
 ** movement since the last update (× inertia, limited to limit·delta), stepped
@@ -175,9 +184,10 @@ typedef struct ph_lane {
     double mix, l, i, t, f, d, mass_inverse, damping, strength, qx, qy, a, ca, mr, dx, dy;
     double m, e, w, g, h;        /* the rotate/scale loop's constants */
     int x, y, rsx, scale_x;
-    int need, n;                 /* the trig asked for (PH_*) and its lanes */
-    double in_y[2], in_x[2];     /* atan2(in_y, in_x); sin/cos of in_x */
-    double out0[2], out1[2];     /* atan2 into out0; sin into out0, cos into out1 */
+    int need, n;                 /* the trig asked for (PH_*) and its lanes (1, 2) */
+    double in_y[2], in_x[2];     /* atan2(in_y, in_x) into out_a */
+    double in_s[2];              /* sin, cos of in_s into out_s, out_c */
+    const double *out_a, *out_s, *out_c;  /* the results, in the group's arrays (ph_run) */
 } ph_lane;
 
 static void ph_finish(ph_lane *L)
@@ -210,15 +220,15 @@ static void ph_tail(ph_lane *L)
     if (cd->pshear_x > 0) {
         if (cd->protate > 0) {  /* the Y axis by the rotation only, the X axis by rotation + shear */
             double r = o * cd->protate;
-            L->in_x[0] = r;
-            L->in_x[1] = r + o * cd->pshear_x;
+            L->in_s[0] = r;
+            L->in_s[1] = r + o * cd->pshear_x;
             L->n = 2;
         } else {
-            L->in_x[0] = 0 + o * cd->pshear_x;
+            L->in_s[0] = 0 + o * cd->pshear_x;
             L->n = 1;
         }
     } else {
-        L->in_x[0] = o * cd->protate;
+        L->in_s[0] = o * cd->protate;
         L->n = 1;
     }
 }
@@ -227,14 +237,14 @@ static void ph_after_final(ph_lane *L)
 {
     const ob_constraint_data *cd = L->cd;
     ob_mat *bone = L->bone;
-    double sn = L->out0[0], cs = L->out1[0], a;
+    double sn = L->out_s[0], cs = L->out_c[0], a;
     if (cd->pshear_x > 0) {
         if (cd->protate > 0) {
             a = bone->b;
             bone->b = cs * a - sn * bone->d;
             bone->d = sn * a + cs * bone->d;
-            sn = L->out0[1];
-            cs = L->out1[1];
+            sn = L->out_s[1];
+            cs = L->out_c[1];
         }
         a = bone->a;
         bone->a = cs * a - sn * bone->c;
@@ -267,7 +277,7 @@ static void ph_loop(ph_lane *L, double cs, double sn)
             s->rotate_offset += s->rotate_velocity * t;
             s->rotate_velocity *= L->d;
             if (L->a < t) break;
-            L->in_x[0] = s->rotate_offset * L->mr + L->ca;
+            L->in_s[0] = s->rotate_offset * L->mr + L->ca;
             L->n = 1;
             L->need = PH_LOOP;
             return;
@@ -283,7 +293,7 @@ static void ph_after_first(ph_lane *L)
 {
     ob_spine_physics *s = L->s;
     ob_mat *bone = L->bone;
-    double sn = L->out0[0], cs = L->out1[0], i = L->i;
+    double sn = L->out_s[0], cs = L->out_c[0], i = L->i;
     if (!L->rsx || L->scale_x) {
         double r = L->l * sqrt(bone->a * bone->a + bone->c * bone->c);
         if (r > 0) s->scale_offset += (L->dx * cs + L->dy * sn) * i / r;
@@ -307,15 +317,15 @@ static void ph_after_first(ph_lane *L)
 static void ph_after_atan2(ph_lane *L)
 {
     ob_spine_physics *s = L->s;
-    L->ca = L->out0[0];
+    L->ca = L->out_a[0];
     L->need = PH_FIRST;
     L->n = 1;
     if (L->rsx) {
-        double r = L->out0[1] - L->ca - s->rotate_offset * L->mr;
-        s->rotate_offset += (r - ceil(r * (1 / (2 * OB_PI)) - 0.5) * (2 * OB_PI)) * L->i;
-        L->in_x[0] = s->rotate_offset * L->mr + L->ca;
+        double r = L->out_a[1] - L->ca - s->rotate_offset * L->mr;
+        s->rotate_offset += (r - ph_ceil(r * (1 / (2 * OB_PI)) - 0.5) * (2 * OB_PI)) * L->i;
+        L->in_s[0] = s->rotate_offset * L->mr + L->ca;
     } else {
-        L->in_x[0] = L->ca;
+        L->in_s[0] = L->ca;
     }
 }
 
@@ -333,22 +343,23 @@ static void ph_begin(ph_lane *L, ob_instance *inst, int32_t c)
     L->cd = cd;
     L->v = v;
     L->s = s;
-    L->x = cd->px > 0;
-    L->y = cd->py > 0;
-    L->rsx = cd->protate > 0 || cd->pshear_x > 0;
-    L->scale_x = cd->pscale_x > 0;
+    const ob_physics_const *k = &inst->cons->physics_const[c];  /* (constraints.c) */
+    L->x = k->x;
+    L->y = k->y;
+    L->rsx = k->rsx;
+    L->scale_x = k->scale_x;
     L->b = cd->bone;
     ob_mat *bone = L->bone = &inst->world[cd->bone];
-    L->l = doc->bones[cd->bone].length;
+    L->l = k->length;
 
-    double delta = fmax(inst->clock - s->last_time, 0), step = 1 / cd->fps;
+    double delta = inst->clock - s->last_time, step = k->step;
+    delta = delta > 0 ? delta : 0;  /* max(delta, 0), NaN: 0 (fmax without the call) */
     s->remaining += delta;
     s->last_time = inst->clock;
     /* not in spine-core, for bad input only: no steps unless 1/fps > 0, and at most
     ** OB_SPINE_PHYSICS_STEPS of them per update (past that the oldest time is dropped;
     ** 166 s at 60 fps), so that fps ≤ 0 or 1e300 cannot hang the frame */
-    if (!(step > 0)) step = INFINITY;
-    else if (s->remaining > step * OB_SPINE_PHYSICS_STEPS) s->remaining = step * OB_SPINE_PHYSICS_STEPS;
+    if (s->remaining > step * OB_SPINE_PHYSICS_STEPS) s->remaining = step * OB_SPINE_PHYSICS_STEPS;  /* (step +inf: never) */
     double bx = bone->x, by = bone->y;
     if (s->reset) {
         s->reset = 0;
@@ -408,58 +419,62 @@ static void ph_begin(ph_lane *L, ob_instance *inst, int32_t c)
     ph_tail(L);
 }
 
-/* the lanes' constraints, each to its end, their trig in shared calls */
+/* n atan2 (sin/cos) from the arrays, on pairs: each lane's bits whatever
+** its neighbour (the slot at an odd n holds a finite value: ph_run).
+** (Pairs, not four-lane calls: on the SSE2 baseline GCC's four-lane form
+** costs more than two pairs.) */
+static void ph_atan2(const double *y, const double *x, double *r, int n)
+{
+    for (int j = 0; j < n; j += 2) ob_v2_store(r + j, ob_atan2_v2(ob_v2_load(y + j), ob_v2_load(x + j)));
+}
+
+static void ph_sincos(const double *x, double *s, double *c, int n)
+{
+    for (int j = 0; j < n; j += 2) {
+        ob_v2d vs, vc;
+        ob_sincos_v2(ob_v2_load(x + j), &vs, &vc);
+        ob_v2_store(s + j, vs);
+        ob_v2_store(c + j, vc);
+    }
+}
+
+/* the lanes' constraints, each to its end, their trig in shared calls: per
+** round the lanes' arguments packed (atan2 and sin/cos apart), one pass of
+** each kernel, then each lane's continuation on its results */
 static void ph_run(ph_lane *L, int count)
 {
+    enum { N = 2 * OB_PHYSICS_GROUP + 4 };  /* the packed slots, and a spare vector */
+    double ay[N], ax[N], as[N], ra[N], rs[N], rc[N];
     for (;;) {
-        double ay[4] = {0, 0, 0, 0}, ax[4] = {1, 1, 1, 1}, sx[4] = {0, 0, 0, 0};
-        int na = 0, ns = 0, at[2] = {-1, -1}, st[2] = {-1, -1};
-        for (int k = 0; k < count; k++) {
-            if (L[k].need == PH_DONE) continue;
-            if (L[k].need == PH_ATAN2) {
-                at[k] = na;
-                for (int j = 0; j < L[k].n; j++, na++) ay[na] = L[k].in_y[j], ax[na] = L[k].in_x[j];
-            } else {
-                st[k] = ns;
-                for (int j = 0; j < L[k].n; j++, ns++) sx[ns] = L[k].in_x[j];
-            }
-        }
-        if (na == 0 && ns == 0) return;
-        double ra[4], rs[4], rc[4];
-        if (na > 2) {
-            ob_v4d vy, vx, vr;
-            memcpy(&vy, ay, sizeof vy);
-            memcpy(&vx, ax, sizeof vx);
-            ob_atan2_v4p(&vy, &vx, &vr);
-            memcpy(ra, &vr, sizeof vr);
-        } else if (na > 0) {
-            ob_v2d vr = ob_atan2_v2(ob_v2_load(ay), ob_v2_load(ax));
-            ob_v2_store(ra, vr);
-        }
-        if (ns > 2) {
-            ob_v4d vx, vs, vc;
-            memcpy(&vx, sx, sizeof vx);
-            ob_sincos_v4p(&vx, &vs, &vc);
-            memcpy(rs, &vs, sizeof vs);
-            memcpy(rc, &vc, sizeof vc);
-        } else if (ns > 0) {
-            ob_v2d vs, vc;
-            ob_sincos_v2(ob_v2_load(sx), &vs, &vc);
-            ob_v2_store(rs, vs);
-            ob_v2_store(rc, vc);
-        }
+        int na = 0, ns = 0;
         for (int k = 0; k < count; k++) {
             ph_lane *q = &L[k];
-            if (at[k] >= 0) {
-                for (int j = 0; j < q->n; j++) q->out0[j] = ra[at[k] + j];
-                ph_after_atan2(q);
-            } else if (st[k] >= 0) {
-                for (int j = 0; j < q->n; j++) q->out0[j] = rs[st[k] + j], q->out1[j] = rc[st[k] + j];
-                switch (q->need) {
-                case PH_FIRST: ph_after_first(q); break;
-                case PH_LOOP: ph_loop(q, q->out1[0], q->out0[0]); break;
-                default: ph_after_final(q); break;
-                }
+            if (q->need == PH_DONE) continue;
+            if (q->need == PH_ATAN2) {  /* both slots written, the second kept when n = 2 */
+                ay[na] = q->in_y[0], ax[na] = q->in_x[0];
+                ay[na + 1] = q->in_y[1], ax[na + 1] = q->in_x[1];
+                q->out_a = ra + na;
+                na += q->n;
+            } else {
+                as[ns] = q->in_s[0];
+                as[ns + 1] = q->in_s[1];
+                q->out_s = rs + ns;
+                q->out_c = rc + ns;
+                ns += q->n;
+            }
+        }
+        if (!(na | ns)) return;
+        ay[na] = 0, ax[na] = 1, as[ns] = 0;  /* the pairs read one slot past an odd count */
+        if (na) ph_atan2(ay, ax, ra, na);
+        if (ns) ph_sincos(as, rs, rc, ns);
+        for (int k = 0; k < count; k++) {
+            ph_lane *q = &L[k];
+            switch (q->need) {
+            case PH_ATAN2: ph_after_atan2(q); break;
+            case PH_FIRST: ph_after_first(q); break;
+            case PH_LOOP: ph_loop(q, q->out_c[0], q->out_s[0]); break;
+            case PH_FINAL: ph_after_final(q); break;
+            default: break;
             }
         }
     }
@@ -468,12 +483,15 @@ static void ph_run(ph_lane *L, int count)
 void ob_apply_physics_spine(ob_instance *inst, int32_t c)
 {
     const ob_constraint_state *st = inst->cons;
-    if (st->physics_with[c] == -2) return;  /* run with the next physics constraint (constraints.c) */
-    ph_lane L[2];
-    int n = 0;
-    if (st->physics_with[c] >= 0) ph_begin(&L[n++], inst, st->physics_with[c]);
-    ph_begin(&L[n++], inst, c);
-    ph_run(L, n);
+    if (st->physics_with[c] == -2) return;  /* run with a later member of its group (constraints.c) */
+    int32_t member[OB_PHYSICS_GROUP], n = 0;
+    for (int32_t m = c; m >= 0 && n < OB_PHYSICS_GROUP; m = st->physics_prev[m]) member[n++] = m;
+    ph_lane L[OB_PHYSICS_GROUP];
+    for (int32_t k = 0; k < n; k++) {  /* in the cache's order: the first member first */
+        L[k].in_s[1] = 0;  /* (a finite value for a slot whose result nobody reads) */
+        ph_begin(&L[k], inst, member[n - 1 - k]);
+    }
+    ph_run(L, (int)n);
 }
 
 typedef struct reset_ctx { ob_instance *inst; const ob_timeline *tl; } reset_ctx;

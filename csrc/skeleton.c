@@ -447,6 +447,7 @@ static void spine_update_cache(ob_instance *inst)
 {
     const ob_document *doc = inst->doc;
     inst->spine_cache_count = 0;
+    inst->spine_cache_gen++;  /* issue 17 (cons): the constraints re-analyse the cache */
     for (int32_t i = 0; i < doc->bone_count; i++) inst->spine_sorted[i] = !inst->bone_active[i];
     for (int32_t k = 0; k < doc->constraint_count; k++) {
         int32_t c = inst->con_order[k];

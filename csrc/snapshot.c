@@ -453,6 +453,7 @@ static void walk(ser *s, ob_instance *inst)
         A(s, inst->cons->spine_physics, nc);
         int32_t nk = count(s, &inst->spine_cache_count, inst->spine_cache_capacity);
         A(s, inst->spine_cache, nk);
+        if (s->mode == SER_APPLY) inst->spine_cache_gen++;  /* issue 17 (cons): a new cache */
         if (s->mode == SER_APPLY && !s->failed) {
             int bad = 0;
             for (int32_t i = 0; i < inst->deform_count && !bad; i++)

@@ -227,10 +227,11 @@ static void spine_world(ob_instance *inst, int32_t c, spine_mix m)
             w->d *= s;
         }
         if (m.shear_y > 0) {  /* > 0 here, in spine-core (the other channels: ≠ 0) */
-            /* issue 17: the four angles in one call, the sin/cos in one (the bits of one at a time) */
+            /* issue 17: the four angles in two pair calls, the sin/cos in one (the bits of one at a time) */
             double b = w->b, d = w->d, r;
-            ob_v4d vy = {d, td, tc, w->c}, vx = {b, tb, ta, w->a}, va;
-            ob_atan2_v4p(&vy, &vx, &va);
+            ob_v2d v01 = ob_atan2_v2((ob_v2d){d, td}, (ob_v2d){b, tb});
+            ob_v2d v23 = ob_atan2_v2((ob_v2d){tc, w->c}, (ob_v2d){ta, w->a});
+            double va[4] = {v01[0], v01[1], v23[0], v23[1]};
             double by = va[0];
             if (cd->relative) {
                 r = ob_wrap_pi(va[1] - va[2]);
