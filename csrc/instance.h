@@ -126,7 +126,22 @@ struct ob_instance {
     /* snapshot.c: strings a restored snapshot brought (audio tags, reported
     ** events), allocated at restore time */
     ob_arena restored;
+
+    /* issue 17 (bones): setToSetupPose restores the slot colours and the
+    ** constraint values of the rows some timeline of the document can write
+    ** (skeleton.c build_setup_lists), all of them while setup_full is set:
+    ** at creation, after a snapshot restore or ob_instance_set_slot_color,
+    ** and while a state machine runs (its bindings and scripts write any) */
+    int32_t *setup_slot_list;    /* slots a colour or dark timeline keys */
+    int32_t setup_slot_count;
+    int32_t *setup_con_list;     /* constraints a constraint timeline keys */
+    int32_t setup_con_count;
+    int setup_full;              /* the next setToSetupPose copies every row */
 };
+
+/* A writer other than the document's timelines changed slot colours or
+** constraint values: the next setToSetupPose restores every row. */
+static inline void ob_instance_setup_touched(ob_instance *inst) { inst->setup_full = 1; }
 
 /* The field of a local pose that a bone property names (timelines, sliders,
 ** bindings and script overrides all write through it); NULL for a property

@@ -157,6 +157,42 @@ ob_seqframe *ob_instance_seqframe(const ob_instance *inst, int32_t slot, int32_t
     return NULL;
 }
 
+/* issue 17 (bones): the rows of the slot colours and constraint values that
+** a timeline of the document can write (ob_instance_set_to_setup_pose restores
+** only those unless setup_full is set); one allocation, lists in index order */
+static int build_setup_lists(ob_instance *inst)
+{
+    const ob_document *doc = inst->doc;
+    int32_t ns = doc->slot_count, nc = doc->constraint_count;
+    uint8_t *mark = calloc((size_t)ns + (size_t)nc + 1, 1);
+    inst->setup_slot_list = calloc((size_t)ns + (size_t)nc + 1, sizeof(int32_t));
+    if (!mark || !inst->setup_slot_list) { free(mark); return -1; }
+    for (int32_t a = 0; a < doc->animation_count; a++)
+        for (int32_t t = 0; t < doc->animations[a].timeline_count; t++) {
+            const ob_timeline *tl = &doc->animations[a].timelines[t];
+            if (tl->index < 0) continue;
+            switch (tl->target) {
+            case OB_TL_SLOT:  /* colour and dark (apply_slot); attachment keys are not these rows */
+                if (tl->property != OB_P_ATTACHMENT && tl->index < ns) mark[tl->index] = 1;
+                break;
+            case OB_TL_IK: case OB_TL_TRANSFORM: case OB_TL_PATH: case OB_TL_PHYSICS:
+                /* a global physics timeline keys constraints from its index on */
+                for (int32_t c = tl->index; c < nc && (c == tl->index || tl->global); c++) mark[ns + c] = 1;
+                break;
+            default:
+                break;
+            }
+        }
+    inst->setup_con_list = inst->setup_slot_list + ns;
+    for (int32_t i = 0; i < ns; i++)
+        if (mark[i]) inst->setup_slot_list[inst->setup_slot_count++] = i;
+    for (int32_t c = 0; c < nc; c++)
+        if (mark[ns + c]) inst->setup_con_list[inst->setup_con_count++] = c;
+    free(mark);
+    inst->setup_full = 1;  /* the arrays start zeroed */
+    return 0;
+}
+
 ob_instance *ob_instance_create(const ob_document *doc, ob_error *err)
 {
     ob_instance *inst = calloc(1, sizeof *inst);
@@ -255,6 +291,7 @@ ob_instance *ob_instance_create(const ob_document *doc, ob_error *err)
         for (int32_t i = 0; i < nb; i++) inst->spine_parent[i] = doc->bones[i].parent;
     }
     if (build_keyed_tables(inst) < 0) goto oom;
+    if (build_setup_lists(inst) < 0) goto oom;  /* bones, issue 17 */
     /* particles before the draw state: the draw list sizes its particle
     ** buffers from the emitters' capacities */
     if (ob_anim_state_create(inst) < 0 || ob_constraints_create(inst) < 0 || ob_particles_create(inst) < 0 ||
@@ -303,6 +340,7 @@ void ob_instance_free(ob_instance *inst)
     free(inst->slot_attachment); free(inst->draw_order);
     free(inst->con_values); free(inst->con_active); free(inst->con_order);
     free(inst->spine_cache); free(inst->spine_sorted);
+    free(inst->setup_slot_list);  /* with setup_con_list (bones, issue 17) */
     free(inst);
 }
 
@@ -530,19 +568,57 @@ int32_t ob_skeleton_get_attachment(const ob_instance *inst, int32_t slot, int32_
 
 /* ---- §3.1 setToSetupPose ------------------------------------------- */
 
+/* The per-frame block copies (setup pose, applied = local), issue 17: 64
+** bytes per step in SSE2 registers.  glibc's memcpy takes `rep movsb` above ~2 KB
+** on CPUs with fast short rep-mov (this AMD EPYC), which perf showed costing
+** 6-8% of spineboy's frame for these L1-resident 2-4 KB blocks. */
+static inline void copy_block(void *restrict dst, const void *restrict src, size_t bytes)
+{
+    unsigned char *d = dst;
+    const unsigned char *s = src;
+    size_t i = 0;
+    for (; i + 64 <= bytes; i += 64) {
+        ob_v2d v0, v1, v2, v3;  /* 16-byte moves: the SSE2 baseline's registers */
+        memcpy(&v0, s + i, sizeof v0);
+        memcpy(&v1, s + i + 16, sizeof v1);
+        memcpy(&v2, s + i + 32, sizeof v2);
+        memcpy(&v3, s + i + 48, sizeof v3);
+        memcpy(d + i, &v0, sizeof v0);
+        memcpy(d + i + 16, &v1, sizeof v1);
+        memcpy(d + i + 32, &v2, sizeof v2);
+        memcpy(d + i + 48, &v3, sizeof v3);
+    }
+    if (i < bytes) memcpy(d + i, s + i, bytes - i);  /* < 64 bytes */
+}
+
 void ob_instance_set_to_setup_pose(ob_instance *inst)
 {
     const ob_document *doc = inst->doc;
     size_t nb = (size_t)doc->bone_count, ns = (size_t)doc->slot_count;
-    memcpy(inst->local, inst->setup_local, nb * sizeof *inst->local);
-    memcpy(inst->inherit, inst->setup_inherit, nb);
-    memcpy(inst->slot_color, inst->setup_color, 4 * ns * sizeof *inst->slot_color);
-    memcpy(inst->slot_dark, inst->setup_dark, 4 * ns * sizeof *inst->slot_dark);
-    memcpy(inst->slot_has_dark, inst->setup_has_dark, ns);
-    memcpy(inst->slot_attachment, inst->setup_attachment, ns * sizeof *inst->slot_attachment);
-    memcpy(inst->draw_order, inst->setup_order, ns * sizeof *inst->draw_order);
-    memcpy(inst->con_values, inst->setup_con_values,
-           (size_t)doc->constraint_count * OB_CV_COUNT * sizeof *inst->con_values);
+    copy_block(inst->local, inst->setup_local, nb * sizeof *inst->local);
+    copy_block(inst->inherit, inst->setup_inherit, nb);
+    copy_block(inst->slot_has_dark, inst->setup_has_dark, ns);
+    copy_block(inst->slot_attachment, inst->setup_attachment, ns * sizeof *inst->slot_attachment);
+    copy_block(inst->draw_order, inst->setup_order, ns * sizeof *inst->draw_order);
+    size_t nc = (size_t)doc->constraint_count;
+    if (inst->setup_full || inst->sm) {
+        copy_block(inst->slot_color, inst->setup_color, 4 * ns * sizeof *inst->slot_color);
+        copy_block(inst->slot_dark, inst->setup_dark, 4 * ns * sizeof *inst->slot_dark);
+        copy_block(inst->con_values, inst->setup_con_values, nc * OB_CV_COUNT * sizeof *inst->con_values);
+        inst->setup_full = inst->sm != NULL;  /* a running machine's bindings and scripts write any row */
+    } else {
+        /* issue 17: only the rows the document's timelines can have written
+        ** since the last call (every other writer sets setup_full) */
+        for (int32_t k = 0; k < inst->setup_slot_count; k++) {
+            size_t i = 4 * (size_t)inst->setup_slot_list[k];
+            memcpy(&inst->slot_color[i], &inst->setup_color[i], 4 * sizeof *inst->slot_color);
+            memcpy(&inst->slot_dark[i], &inst->setup_dark[i], 4 * sizeof *inst->slot_dark);
+        }
+        for (int32_t k = 0; k < inst->setup_con_count; k++) {
+            size_t i = (size_t)OB_CV_COUNT * (size_t)inst->setup_con_list[k];
+            copy_block(&inst->con_values[i], &inst->setup_con_values[i], OB_CV_COUNT * sizeof *inst->con_values);
+        }
+    }
     for (int32_t i = 0; i < inst->deform_count; i++) inst->deforms[i].count = 0;  /* deform cleared */
     for (int32_t i = 0; i < inst->seqframe_count; i++) inst->seqframes[i].set = 0; /* keyed frames cleared */
     memset(inst->particle_values, 0, (size_t)doc->slot_count * sizeof *inst->particle_values);
@@ -910,14 +986,19 @@ void ob_bone_applied_spine(ob_instance *inst, int32_t i)
 OB_TRIG_CLONES static void bones_trig_pass(ob_instance *inst, const ob_pose *copy)
 {
     const int32_t nb = inst->doc->bone_count;
-    const uint8_t *active = inst->bone_active;
+    const uint8_t *restrict active = inst->bone_active;
     ob_pose *ap = inst->applied;
-    ob_trig *trig = inst->trig;
-    int32_t *todo = inst->chain, n = 0;  /* scratch: the bones listed */
-    double *ang = inst->trig_scratch;    /* 2 per bone: their θx */
+    ob_trig *restrict trig = inst->trig;
+    int32_t *restrict todo = inst->chain, n = 0;  /* scratch: the bones listed */
+    /* applied = copy in one block copy; the check then reads the source */
+    const ob_pose *restrict src = ap;
+    if (copy) {
+        copy_block(ap, copy, (size_t)nb * sizeof *ap);
+        src = copy;
+    }
+    /* the check: three key compares per bone, the bone listed without a branch */
     for (int32_t i = 0; i < nb; i++) {
-        const ob_pose *p = copy ? &copy[i] : &ap[i];
-        if (copy) ap[i] = *p;
+        const ob_pose *p = &src[i];
         uint64_t kr = ob_bits(p->rotation), kx = ob_bits(p->shear_x), ky = ob_bits(p->shear_y);
         const ob_trig *t = &trig[i];
         int need = active[i] & (((kr ^ t->rotation) | (kx ^ t->shear_x) | (ky ^ t->shear_y)) != 0);
@@ -925,18 +1006,14 @@ OB_TRIG_CLONES static void bones_trig_pass(ob_instance *inst, const ob_pose *cop
             ob_trig_set(&trig[i], p);
             need = 0;
         }
-        ang[n] = ob_angle_x(p);
         todo[n] = i;
         n += need;
     }
-    int32_t k = 0;
-    for (; k < n; k += 8) {
-        double pad[8];
-        const double *x8 = ang + k;
-        if (k + 8 > n) {  /* the last few, on zeros */
-            for (int l = 0; l < 8; l++) pad[l] = k + l < n ? ang[k + l] : 0;
-            x8 = pad;
-        }
+    /* the listed bones' θx, eight at a time (the last few on zeros) */
+    for (int32_t k = 0; k < n; k += 8) {
+        int m = n - k < 8 ? n - k : 8;
+        double x8[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        for (int l = 0; l < m; l++) x8[l] = ob_angle_x(&ap[todo[k + l]]);
         ob_v4d x0, x1, s0, c0, s1, c1;
         memcpy(&x0, x8, sizeof x0);
         memcpy(&x1, x8 + 4, sizeof x1);
@@ -947,7 +1024,6 @@ OB_TRIG_CLONES static void bones_trig_pass(ob_instance *inst, const ob_pose *cop
         memcpy(s + 4, &s1, sizeof s1);
         memcpy(c, &c0, sizeof c0);
         memcpy(c + 4, &c1, sizeof c1);
-        int m = n - k < 8 ? n - k : 8;
         for (int l = 0; l < m; l++) {
             int32_t i = todo[k + l];
             ob_trig_store(&trig[i], &ap[i], s[l], c[l], s[l], c[l]);
@@ -976,14 +1052,25 @@ static void spine_update_world_transform(ob_instance *inst)
         memset(inst->sync_pending_children, 0, (size_t)doc->bone_count * sizeof *inst->sync_pending_children);
     }
     bones_trig_pass(inst, copy);
+    /* pass 2, the walk: the pointers in locals (the calls cannot move them) */
     const int32_t *cache = inst->spine_cache, *parent = inst->spine_parent;
-    for (int32_t k = 0; k < inst->spine_cache_count; k++) {
+    const uint8_t *inherit = inst->inherit;
+    const ob_pose *applied = inst->applied;
+    ob_trig *trig = inst->trig;
+    ob_mat *world = inst->world;
+    for (int32_t k = 0, n = inst->spine_cache_count; k < n; k++) {
         int32_t e = cache[k];
         if (e < 0) { ob_constraint_apply_spine(inst, -1 - e); continue; }
         int32_t p = parent[e];
-        if (p >= 0 && inst->inherit[e] == OB_INHERIT_NORMAL) {  /* the common case, inline */
-            const ob_pose *ap = &inst->applied[e];
-            inst->world[e] = ob_mat_mul(inst->world[p], ob_local_matrix_cached(ap, &inst->trig[e]));
+        if (p >= 0 && inherit[e] == OB_INHERIT_NORMAL) {  /* the common case, inline */
+            const ob_pose *ap = &applied[e];
+            ob_trig *t = &trig[e];
+            ob_trig_update(ap, t);
+#ifdef OB_WORLD_V2
+            ob_world_trig(&world[e], &world[p], ap, t);
+#else
+            world[e] = ob_mat_mul(world[p], ob_local_matrix_trig(ap, t));
+#endif
         } else {
             ob_bone_world_spine(inst, e);
         }
