@@ -137,7 +137,25 @@ struct ob_instance {
     int32_t *setup_con_list;     /* constraints a constraint timeline keys */
     int32_t setup_con_count;
     int setup_full;              /* the next setToSetupPose copies every row */
+    /* issue 17 (bones): the local pose rows the same way: per animation, a
+    ** bitset of the bones its bone timelines write (pose_words words each);
+    ** ob_animation_apply_filtered ORs it into pose_pending, and setToSetupPose
+    ** restores the pending rows only (every row while setup_full is set or
+    ** the document has sliders; pose_words 0: no tracking, every row) */
+    uint64_t *pose_keys;
+    uint64_t *pose_pending;
+    int32_t pose_words;
 };
+
+/* An animation is applied: the local pose rows its timelines write are
+** restored by the next setToSetupPose (timeline.c calls it). */
+static inline void ob_instance_pose_mark(ob_instance *inst, int32_t anim)
+{
+    int32_t w = inst->pose_words;
+    if (!w) return;
+    const uint64_t *k = inst->pose_keys + (size_t)anim * (size_t)w;
+    for (int32_t i = 0; i < w; i++) inst->pose_pending[i] |= k[i];
+}
 
 /* A writer other than the document's timelines changed slot colours or
 ** constraint values: the next setToSetupPose restores every row. */

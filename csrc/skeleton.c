@@ -190,6 +190,27 @@ static int build_setup_lists(ob_instance *inst)
         if (mark[ns + c]) inst->setup_con_list[inst->setup_con_count++] = c;
     free(mark);
     inst->setup_full = 1;  /* the arrays start zeroed */
+    /* the bones each animation's bone timelines write (any property:
+    ** conservative), when the bitsets stay small (≤ 512 KB) */
+    int32_t nb = doc->bone_count, w = (nb + 63) / 64;
+    if (nb == 0 || doc->slider_count > 0 || (int64_t)w * (doc->animation_count + 1) > 65536) return 0;
+    inst->pose_keys = calloc((size_t)w * ((size_t)doc->animation_count + 1), sizeof(uint64_t));
+    if (!inst->pose_keys) return -1;
+    inst->pose_pending = inst->pose_keys + (size_t)w * (size_t)doc->animation_count;
+    for (int32_t a = 0; a < doc->animation_count; a++) {
+        uint64_t *k = inst->pose_keys + (size_t)w * (size_t)a;
+        const ob_animation_data *an = &doc->animations[a];
+        for (int32_t t = 0; t < an->timeline_count; t++) {
+            const ob_timeline *tl = &an->timelines[t];
+            if (tl->target == OB_TL_BONE && tl->index >= 0 && tl->index < nb)
+                k[tl->index >> 6] |= 1ull << (tl->index & 63);
+        }
+        for (int32_t j = 0; j < an->bchan_count; j++) {
+            int32_t b = an->bchans[j].bone;
+            if (b >= 0 && b < nb) k[b >> 6] |= 1ull << (b & 63);
+        }
+    }
+    inst->pose_words = w;
     return 0;
 }
 
@@ -341,6 +362,7 @@ void ob_instance_free(ob_instance *inst)
     free(inst->con_values); free(inst->con_active); free(inst->con_order);
     free(inst->spine_cache); free(inst->spine_sorted);
     free(inst->setup_slot_list);  /* with setup_con_list (bones, issue 17) */
+    free(inst->pose_keys);        /* with pose_pending */
     free(inst);
 }
 
@@ -595,13 +617,30 @@ void ob_instance_set_to_setup_pose(ob_instance *inst)
 {
     const ob_document *doc = inst->doc;
     size_t nb = (size_t)doc->bone_count, ns = (size_t)doc->slot_count;
-    copy_block(inst->local, inst->setup_local, nb * sizeof *inst->local);
+    int full = inst->setup_full || inst->sm;  /* a running machine's bindings and scripts write any row */
+    size_t pending = 0;  /* rows to restore: most of them ⇒ the block copy */
+    for (int32_t w = 0; w < inst->pose_words && !full; w++) pending += (size_t)__builtin_popcountll(inst->pose_pending[w]);
+    if (full || !inst->pose_words || 3 * pending > 2 * nb) {
+        copy_block(inst->local, inst->setup_local, nb * sizeof *inst->local);
+        if (inst->pose_words) memset(inst->pose_pending, 0, (size_t)inst->pose_words * sizeof(uint64_t));
+    } else {
+        /* issue 17: only the rows the animations applied since the last call write */
+        for (int32_t w = 0; w < inst->pose_words; w++) {
+            uint64_t m = inst->pose_pending[w];
+            inst->pose_pending[w] = 0;
+            while (m) {
+                size_t i = (size_t)w * 64 + (size_t)__builtin_ctzll(m);
+                m &= m - 1;
+                inst->local[i] = inst->setup_local[i];
+            }
+        }
+    }
     copy_block(inst->inherit, inst->setup_inherit, nb);
     copy_block(inst->slot_has_dark, inst->setup_has_dark, ns);
     copy_block(inst->slot_attachment, inst->setup_attachment, ns * sizeof *inst->slot_attachment);
     copy_block(inst->draw_order, inst->setup_order, ns * sizeof *inst->draw_order);
     size_t nc = (size_t)doc->constraint_count;
-    if (inst->setup_full || inst->sm) {
+    if (full) {
         copy_block(inst->slot_color, inst->setup_color, 4 * ns * sizeof *inst->slot_color);
         copy_block(inst->slot_dark, inst->setup_dark, 4 * ns * sizeof *inst->slot_dark);
         copy_block(inst->con_values, inst->setup_con_values, nc * OB_CV_COUNT * sizeof *inst->con_values);
