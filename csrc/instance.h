@@ -134,9 +134,12 @@ struct ob_instance {
     ** and while a state machine runs (its bindings and scripts write any) */
     int32_t *setup_slot_list;    /* slots a colour or dark timeline keys */
     int32_t setup_slot_count;
-    int32_t *setup_con_list;     /* constraints a constraint timeline keys */
+    int32_t *setup_con_list;     /* constraints a constraint timeline keys: (first value
+                                 ** index into con_values, count) pairs, the keyed values' span */
     int32_t setup_con_count;
     int setup_full;              /* the next setToSetupPose copies every row */
+    int32_t *setup_particle_list; /* slots a particles timeline keys (their particle values) */
+    int32_t setup_particle_count;
     /* issue 17 (bones): the local pose rows the same way: per animation, a
     ** bitset of the bones its bone timelines write (pose_words words each);
     ** ob_animation_apply_filtered ORs it into pose_pending, and setToSetupPose

@@ -16,6 +16,7 @@
 #include "curve_spine.h"
 #include "instance.h"
 #include "load.h"  /* ob_htab, the loaders' hash table */
+#include "particles.h"  /* ob_particle_state.any (setToSetupPose) */
 
 static int32_t spine_cache_bound(const ob_instance *inst);
 static void spine_update_cache(ob_instance *inst);
@@ -164,31 +165,48 @@ static int build_setup_lists(ob_instance *inst)
 {
     const ob_document *doc = inst->doc;
     int32_t ns = doc->slot_count, nc = doc->constraint_count;
-    uint8_t *mark = calloc((size_t)ns + (size_t)nc + 1, 1);
-    inst->setup_slot_list = calloc((size_t)ns + (size_t)nc + 1, sizeof(int32_t));
-    if (!mark || !inst->setup_slot_list) { free(mark); return -1; }
+    uint8_t *mark = calloc(2 * (size_t)ns + 1, 1);  /* colour rows, then particle values */
+    uint32_t *fields = calloc((size_t)nc + 1, sizeof *fields);  /* per constraint: the OB_CV_* keyed */
+    inst->setup_slot_list = calloc(2 * (size_t)ns + 2 * (size_t)nc + 1, sizeof(int32_t));
+    if (!mark || !fields || !inst->setup_slot_list) { free(mark); free(fields); return -1; }
+    _Static_assert(OB_CV_COUNT <= 32, "a constraint's values in one mask");
     for (int32_t a = 0; a < doc->animation_count; a++)
         for (int32_t t = 0; t < doc->animations[a].timeline_count; t++) {
             const ob_timeline *tl = &doc->animations[a].timelines[t];
             if (tl->index < 0) continue;
+            int pr = (int)tl->property;  /* the value timeline.c apply_constraint writes, -1 none */
+            int f = pr >= OB_P_MIX && pr <= OB_P_WIND ? OB_CV_MIX + (pr - OB_P_MIX) : pr == OB_P_MIX_SCALE_Y ? OB_CV_MIX_SCALE_Y : -1;
             switch (tl->target) {
             case OB_TL_SLOT:  /* colour and dark (apply_slot); attachment keys are not these rows */
                 if (tl->property != OB_P_ATTACHMENT && tl->index < ns) mark[tl->index] = 1;
                 break;
+            case OB_TL_PARTICLES:  /* the slot's particle values (apply_particles) */
+                if (tl->index < ns) mark[ns + tl->index] = 1;
+                break;
             case OB_TL_IK: case OB_TL_TRANSFORM: case OB_TL_PATH: case OB_TL_PHYSICS:
-                /* a global physics timeline keys constraints from its index on */
-                for (int32_t c = tl->index; c < nc && (c == tl->index || tl->global); c++) mark[ns + c] = 1;
+                /* the value it writes; a global physics timeline's, from its index on */
+                for (int32_t c = tl->index; f >= 0 && c < nc && (c == tl->index || tl->global); c++)
+                    fields[c] |= 1u << f;
                 break;
             default:
                 break;
             }
         }
-    inst->setup_con_list = inst->setup_slot_list + ns;
-    for (int32_t i = 0; i < ns; i++)
+    inst->setup_particle_list = inst->setup_slot_list + ns;
+    inst->setup_con_list = inst->setup_particle_list + ns;
+    for (int32_t i = 0; i < ns; i++) {
         if (mark[i]) inst->setup_slot_list[inst->setup_slot_count++] = i;
-    for (int32_t c = 0; c < nc; c++)
-        if (mark[ns + c]) inst->setup_con_list[inst->setup_con_count++] = c;
+        if (mark[ns + i]) inst->setup_particle_list[inst->setup_particle_count++] = i;
+    }
+    for (int32_t c = 0; c < nc; c++) {  /* (first value, count): the keyed values' span */
+        if (!fields[c]) continue;
+        int lo = __builtin_ctz(fields[c]), hi = 32 - __builtin_clz(fields[c]);
+        inst->setup_con_list[2 * inst->setup_con_count] = c * OB_CV_COUNT + lo;
+        inst->setup_con_list[2 * inst->setup_con_count + 1] = hi - lo;
+        inst->setup_con_count++;
+    }
     free(mark);
+    free(fields);
     inst->setup_full = 1;  /* the arrays start zeroed */
     /* the bones each animation's bone timelines write (any property:
     ** conservative), when the bitsets stay small (≤ 512 KB) */
@@ -654,13 +672,21 @@ void ob_instance_set_to_setup_pose(ob_instance *inst)
             memcpy(&inst->slot_dark[i], &inst->setup_dark[i], 4 * sizeof *inst->slot_dark);
         }
         for (int32_t k = 0; k < inst->setup_con_count; k++) {
-            size_t i = (size_t)OB_CV_COUNT * (size_t)inst->setup_con_list[k];
-            copy_block(&inst->con_values[i], &inst->setup_con_values[i], OB_CV_COUNT * sizeof *inst->con_values);
+            size_t i = (size_t)inst->setup_con_list[2 * k];
+            for (int32_t j = 0, n = inst->setup_con_list[2 * k + 1]; j < n; j++)
+                inst->con_values[i + j] = inst->setup_con_values[i + j];
         }
     }
     for (int32_t i = 0; i < inst->deform_count; i++) inst->deforms[i].count = 0;  /* deform cleared */
     for (int32_t i = 0; i < inst->seqframe_count; i++) inst->seqframes[i].set = 0; /* keyed frames cleared */
-    memset(inst->particle_values, 0, (size_t)doc->slot_count * sizeof *inst->particle_values);
+    /* particle values: the slots particle timelines key, unless particles.c's
+    ** emitter overrides (a document with emitters) may have set any */
+    if (full || (inst->particles && inst->particles->any)) {
+        memset(inst->particle_values, 0, (size_t)doc->slot_count * sizeof *inst->particle_values);
+    } else {
+        for (int32_t k = 0; k < inst->setup_particle_count; k++)
+            inst->particle_values[inst->setup_particle_list[k]] = (ob_particle_values){0, 0, 0, 0};
+    }
     inst->has_animation_time = 0;  /* animationTime ← null */
     inst->animation_time = 0;
 }

@@ -50,7 +50,8 @@ def _doc():
             _tl("bone", "b1", "rotation", [(0, 90), (1, 180)]),
             _tl("bone", "b1", "x", [(0, -7)]),
             _tl("slot", "s1", "color", [(0, "#ff000080")]),
-            _tl("ik", "ik1", "mix", [(0, 0.25)])]},
+            _tl("ik", "ik1", "mix", [(0, 0.25)]),
+            _tl("particles", "s1", "rate", [(0, 100)])]},
         {"id": "anim_b", "name": "b", "duration": 1, "timelines": [
             _tl("bone", "b2", "shearY", [(0, 12), (1, 24)])]},
     ]
@@ -65,6 +66,14 @@ def _assert_setup(inst):
     for name, rgba in SETUP_COLOR.items():
         np.testing.assert_array_equal(inst.slot_colors[doc.slot_index(name)], np.array(rgba), err_msg=name)
     assert inst._constraint_live(0)[0] == IK_MIX
+    # every value of every row as a new instance has them (its creation copies every row)
+    new = openbone.Instance(inst.document)
+    np.testing.assert_array_equal(inst._constraint_live(0), new._constraint_live(0))
+    np.testing.assert_array_equal(inst.slot_colors, new.slot_colors)
+    np.testing.assert_array_equal(inst.slot_darks, new.slot_darks)
+    np.testing.assert_array_equal(inst._local_pose(), new._local_pose())
+    for s in range(len(doc.slots)):
+        assert inst._particle_live(s) == new._particle_live(s)
 
 
 def _played(name, frames=5):
@@ -80,6 +89,7 @@ def test_rows_an_animation_wrote_are_restored():
     doc = inst.document
     assert inst._local_pose()[doc.bone_index("b1")][0] == -7  # the animation did write
     assert inst._constraint_live(0)[0] == 0.25
+    assert inst._particle_live(doc.slot_index("s1"))[2]  # has_rate
     inst.set_to_setup_pose()
     _assert_setup(inst)
 
