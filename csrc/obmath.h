@@ -104,23 +104,6 @@ static inline ob_mat ob_local_matrix_cached(const ob_pose *p, ob_trig *t)
     return ob_local_matrix_trig(p, t);
 }
 
-/* P·localMatrix(p) from a current trig entry (ob_mat_mul(*P,
-** ob_local_matrix_trig(p, t))) on pairs of doubles (issue 17: the world
-** walk's normal bones): each element gets the scalar form's operations in
-** its order, (Pa·La + Pb·Lc), (Pa·Lx + Pb·Ly) + Px..., so the same bits. */
-static inline void ob_world_trig(ob_mat *w, const ob_mat *P, const ob_pose *p, const ob_trig *t)
-{
-    ob_v2d sc = ob_v2_load(&p->scale_x), lxy = ob_v2_load(&p->x);
-    ob_v2d lab = ob_v2_load(&t->a) * sc, lcd = ob_v2_load(&t->c) * sc;  /* (La, Lb), (Lc, Ld) */
-    ob_v2d pab = ob_v2_load(&P->a), pcd = ob_v2_load(&P->c), pxy = ob_v2_load(&P->x);
-    ob_v2d pa = {pab[0], pab[0]}, pb = {pab[1], pab[1]}, pc = {pcd[0], pcd[0]}, pd = {pcd[1], pcd[1]};
-    ob_v2d pac = {pab[0], pcd[0]}, pbd = {pab[1], pcd[1]};
-    ob_v2d lx = {lxy[0], lxy[0]}, ly = {lxy[1], lxy[1]};
-    ob_v2_store(&w->a, pa * lab + pb * lcd);
-    ob_v2_store(&w->c, pc * lab + pd * lcd);
-    ob_v2_store(&w->x, pac * lx + pbd * ly + pxy);
-}
-
 /* §4.4 wrapDeg: JS % keeps the dividend's sign, like fmod; range (−180, 180] */
 static inline double ob_wrap_deg(double d)
 {

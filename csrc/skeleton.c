@@ -1074,21 +1074,23 @@ OB_TRIG_CLONES static void bones_trig_pass(ob_instance *inst, const ob_pose *cop
         todo[n] = i;
         n += need;
     }
-    /* the listed bones' θx, eight at a time (the last few on zeros) */
+    /* the listed bones' θx, eight at a time (the last few on zeros, one
+    ** four-lane call when they are four or fewer) */
     for (int32_t k = 0; k < n; k += 8) {
         int m = n - k < 8 ? n - k : 8;
-        double x8[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        double x8[8] = {0, 0, 0, 0, 0, 0, 0, 0}, s[8], c[8];
         for (int l = 0; l < m; l++) x8[l] = ob_angle_x(&ap[todo[k + l]]);
         ob_v4d x0, x1, s0, c0, s1, c1;
         memcpy(&x0, x8, sizeof x0);
-        memcpy(&x1, x8 + 4, sizeof x1);
         ob_sincos_v4p(&x0, &s0, &c0);
-        ob_sincos_v4p(&x1, &s1, &c1);
-        double s[8], c[8];
         memcpy(s, &s0, sizeof s0);
-        memcpy(s + 4, &s1, sizeof s1);
         memcpy(c, &c0, sizeof c0);
-        memcpy(c + 4, &c1, sizeof c1);
+        if (m > 4) {
+            memcpy(&x1, x8 + 4, sizeof x1);
+            ob_sincos_v4p(&x1, &s1, &c1);
+            memcpy(s + 4, &s1, sizeof s1);
+            memcpy(c + 4, &c1, sizeof c1);
+        }
         for (int l = 0; l < m; l++) {
             int32_t i = todo[k + l];
             ob_trig_store(&trig[i], &ap[i], s[l], c[l], s[l], c[l]);
@@ -1131,11 +1133,7 @@ static void spine_update_world_transform(ob_instance *inst)
             const ob_pose *ap = &applied[e];
             ob_trig *t = &trig[e];
             ob_trig_update(ap, t);
-#ifdef OB_WORLD_V2
-            ob_world_trig(&world[e], &world[p], ap, t);
-#else
             world[e] = ob_mat_mul(world[p], ob_local_matrix_trig(ap, t));
-#endif
         } else {
             ob_bone_world_spine(inst, e);
         }
