@@ -129,3 +129,20 @@ def test_rows_a_restored_snapshot_carries_are_restored():
     cp = src.copy()
     cp.set_to_setup_pose()
     _assert_setup(cp)
+
+
+def test_rows_a_state_machine_binding_wrote_are_restored():
+    from oracles.sm_helpers import doc, inst, layer, state
+    bones = [{"id": "root", "name": "root"}, {"id": "b", "name": "b", "parent": "root", "x": 3}]
+    slots = [{"id": "s", "name": "s", "bone": "b", "color": "#80808080"}]
+    bindings = [{"id": "c", "input": "v", "object": "slot", "target": "s", "property": "alpha",
+                 "inMin": 0, "inMax": 1, "outMin": 0, "outMax": 1},
+                {"id": "x", "input": "v", "object": "bone", "target": "b", "property": "x",
+                 "inMin": 0, "inMax": 1, "outMin": 0, "outMax": 50}]
+    i = inst(doc(inputs=[("v", "number", 0)], layers=[layer([state("A")])], bones=bones, slots=slots,
+                 bindings=bindings))
+    i.set_input("v", 1)
+    i.advance(0.1)
+    assert i.slot_colors[0][3] == 1 and i._local_pose()[1][0] == 50  # the bindings did write
+    i.set_to_setup_pose()
+    assert i.slot_colors[0][3] == 0.5019607843137255 and i._local_pose()[1][0] == 3
