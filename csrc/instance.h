@@ -148,6 +148,13 @@ struct ob_instance {
     uint64_t *pose_keys;
     uint64_t *pose_pending;
     int32_t pose_words;
+    /* and the trig pass (Spine pose model): applied = local only on the rows
+    ** that can differ from last frame's: pose_pending, pose_changed (rows
+    ** setToSetupPose restored since the last pass), pose_constrained (bones
+    ** constraints write the applied pose of); every row while pass_all */
+    uint64_t *pose_changed;
+    uint64_t *pose_constrained;
+    int pass_all;
 };
 
 /* An animation is applied: the local pose rows its timelines write are
@@ -162,7 +169,11 @@ static inline void ob_instance_pose_mark(ob_instance *inst, int32_t anim)
 
 /* A writer other than the document's timelines changed slot colours or
 ** constraint values: the next setToSetupPose restores every row. */
-static inline void ob_instance_setup_touched(ob_instance *inst) { inst->setup_full = 1; }
+static inline void ob_instance_setup_touched(ob_instance *inst)
+{
+    inst->setup_full = 1;
+    inst->pass_all = 1;
+}
 
 /* The field of a local pose that a bone property names (timelines, sliders,
 ** bindings and script overrides all write through it); NULL for a property

@@ -212,9 +212,20 @@ static int build_setup_lists(ob_instance *inst)
     ** conservative), when the bitsets stay small (≤ 512 KB) */
     int32_t nb = doc->bone_count, w = (nb + 63) / 64;
     if (nb == 0 || doc->slider_count > 0 || (int64_t)w * (doc->animation_count + 1) > 65536) return 0;
-    inst->pose_keys = calloc((size_t)w * ((size_t)doc->animation_count + 1), sizeof(uint64_t));
+    inst->pose_keys = calloc((size_t)w * ((size_t)doc->animation_count + 3), sizeof(uint64_t));
     if (!inst->pose_keys) return -1;
     inst->pose_pending = inst->pose_keys + (size_t)w * (size_t)doc->animation_count;
+    inst->pose_changed = inst->pose_pending + w;
+    inst->pose_constrained = inst->pose_changed + w;
+    for (int32_t c = 0; c < doc->constraint_count; c++) {  /* the bones whose applied pose constraints write */
+        const ob_constraint_data *cd = &doc->constraints[c];
+        if (cd->kind == OB_CON_PHYSICS && cd->bone >= 0 && cd->bone < nb)
+            inst->pose_constrained[cd->bone >> 6] |= 1ull << (cd->bone & 63);
+        for (int32_t k = 0; k < cd->bone_count; k++)
+            if (cd->bones[k] >= 0 && cd->bones[k] < nb)
+                inst->pose_constrained[cd->bones[k] >> 6] |= 1ull << (cd->bones[k] & 63);
+    }
+    inst->pass_all = 1;
     for (int32_t a = 0; a < doc->animation_count; a++) {
         uint64_t *k = inst->pose_keys + (size_t)w * (size_t)a;
         const ob_animation_data *an = &doc->animations[a];
@@ -432,6 +443,7 @@ void ob_skeleton_update_active(ob_instance *inst)
         inst->con_active[i] = (uint8_t)!skip;
     }
     inst->active_for_skin = inst->skin;
+    inst->pass_all = 1;  /* bones turned active: the trig pass copies and checks every row */
     if (doc->pose_model == OB_POSE_MODEL_SPINE) spine_update_cache(inst);
 }
 
@@ -638,6 +650,9 @@ void ob_instance_set_to_setup_pose(ob_instance *inst)
     int full = inst->setup_full || inst->sm;  /* a running machine's bindings and scripts write any row */
     size_t pending = 0;  /* rows to restore: most of them ⇒ the block copy */
     for (int32_t w = 0; w < inst->pose_words && !full; w++) pending += (size_t)__builtin_popcountll(inst->pose_pending[w]);
+    if (full) inst->pass_all = 1;  /* any row may have changed since the last trig pass */
+    else  /* the rows restored: changed since the last trig pass (bones_trig_pass) */
+        for (int32_t w = 0; w < inst->pose_words; w++) inst->pose_changed[w] |= inst->pose_pending[w];
     if (full || !inst->pose_words || 3 * pending > 2 * nb) {
         copy_block(inst->local, inst->setup_local, nb * sizeof *inst->local);
         if (inst->pose_words) memset(inst->pose_pending, 0, (size_t)inst->pose_words * sizeof(uint64_t));
@@ -1055,25 +1070,51 @@ OB_TRIG_CLONES static void bones_trig_pass(ob_instance *inst, const ob_pose *cop
     ob_pose *ap = inst->applied;
     ob_trig *restrict trig = inst->trig;
     int32_t *restrict todo = inst->chain, n = 0;  /* scratch: the bones listed */
-    /* applied = copy in one block copy; the check then reads the source */
-    const ob_pose *restrict src = ap;
-    if (copy) {
-        copy_block(ap, copy, (size_t)nb * sizeof *ap);
-        src = copy;
-    }
-    /* the check: three key compares per bone, the bone listed without a branch */
-    for (int32_t i = 0; i < nb; i++) {
-        const ob_pose *p = &src[i];
-        uint64_t kr = ob_bits(p->rotation), kx = ob_bits(p->shear_x), ky = ob_bits(p->shear_y);
-        const ob_trig *t = &trig[i];
-        int need = active[i] & (((kr ^ t->rotation) | (kx ^ t->shear_x) | (ky ^ t->shear_y)) != 0);
-        if (__builtin_expect(need & (kx != ky), 0)) {
-            ob_trig_set(&trig[i], p);
-            need = 0;
+#define TRIG_CHECK(i, p)                                                                          \
+    do {                                                                                          \
+        uint64_t kr = ob_bits((p)->rotation), kx = ob_bits((p)->shear_x), ky = ob_bits((p)->shear_y); \
+        const ob_trig *t = &trig[i];                                                              \
+        int need = active[i] & (((kr ^ t->rotation) | (kx ^ t->shear_x) | (ky ^ t->shear_y)) != 0); \
+        if (__builtin_expect(need & (kx != ky), 0)) {                                             \
+            ob_trig_set(&trig[i], (p));                                                           \
+            need = 0;                                                                             \
+        }                                                                                         \
+        todo[n] = (i);                                                                            \
+        n += need;                                                                                \
+    } while (0)
+    int32_t w = inst->pose_words, rows = 0;
+    for (int32_t k = 0; k < w && copy && !inst->pass_all; k++)
+        rows += __builtin_popcountll(inst->pose_pending[k] | inst->pose_changed[k] | inst->pose_constrained[k]);
+    if (copy && w && !inst->pass_all && 3 * rows <= 2 * nb) {  /* most rows: the block copy */
+        /* issue 17: applied = local and the check on the rows that can differ
+        ** from last frame's only: local rows an animation wrote or setToSetupPose
+        ** restored since the last pass, and the bones constraints write the
+        ** applied pose of; any other writer sets pass_all (skeleton.c) */
+        for (int32_t k = 0; k < w; k++) {
+            uint64_t m = inst->pose_pending[k] | inst->pose_changed[k] | inst->pose_constrained[k];
+            inst->pose_changed[k] = 0;
+            while (m) {
+                int32_t i = k * 64 + __builtin_ctzll(m);
+                m &= m - 1;
+                ap[i] = copy[i];
+                TRIG_CHECK(i, &copy[i]);
+            }
         }
-        todo[n] = i;
-        n += need;
+    } else {
+        /* applied = copy in one block copy; the check then reads the source */
+        const ob_pose *restrict src = ap;
+        if (copy) {
+            copy_block(ap, copy, (size_t)nb * sizeof *ap);
+            src = copy;
+        }
+        /* the check: three key compares per bone, the bone listed without a branch */
+        for (int32_t i = 0; i < nb; i++) TRIG_CHECK(i, &src[i]);
+        if (copy && w) {
+            inst->pass_all = 0;
+            memset(inst->pose_changed, 0, (size_t)w * sizeof(uint64_t));
+        }
     }
+#undef TRIG_CHECK
     /* the listed bones' θx, eight at a time (the last few on zeros, one
     ** four-lane call when they are four or fewer) */
     for (int32_t k = 0; k < n; k += 8) {
@@ -1109,6 +1150,7 @@ static void spine_update_world_transform(ob_instance *inst)
     if (inst->layer) {
         memcpy(inst->applied, inst->local, (size_t)doc->bone_count * sizeof *inst->applied);
         copy = NULL;
+        inst->pass_all = 1;  /* the layer writes any bone's applied pose: next frame copies every row */
         /* the instance layer (layer.c) on the applied pose before the constraints, as in
         ** the OpenBone pipeline; the worlds it reads come through the deferred updates
         ** (ob_bone_update_world: this model's formulas); the cache then recomputes all */
