@@ -174,5 +174,6 @@ ob_status ob_instance_set_slot_color(ob_instance *inst, int slot, const double r
 {
     if (slot < 0 || slot >= inst->doc->slot_count || !rgba) return OB_ERR_ARGUMENT;
     memcpy(&inst->slot_color[4 * (size_t)slot], rgba, 4 * sizeof *rgba);
+    ob_instance_setup_touched(inst);  /* bones, issue 17: setToSetupPose restores every row */
     return OB_OK;
 }

@@ -131,7 +131,53 @@ struct ob_instance {
     ** (spine_update_cache, snapshot.c), so the constraints' analysis of the
     ** cache (ob_constraints_spine_frame) is redone only then */
     uint32_t spine_cache_gen;
+    /* issue 17 (bones): setToSetupPose restores the slot colours and the
+    ** constraint values of the rows some timeline of the document can write
+    ** (skeleton.c build_setup_lists), all of them while setup_full is set:
+    ** at creation, after a snapshot restore or ob_instance_set_slot_color,
+    ** and while a state machine runs (its bindings and scripts write any) */
+    int32_t *setup_slot_list;    /* slots a colour or dark timeline keys */
+    int32_t setup_slot_count;
+    int32_t *setup_con_list;     /* constraints a constraint timeline keys: (first value
+                                 ** index into con_values, count) pairs, the keyed values' span */
+    int32_t setup_con_count;
+    int setup_full;              /* the next setToSetupPose copies every row */
+    int32_t *setup_particle_list; /* slots a particles timeline keys (their particle values) */
+    int32_t setup_particle_count;
+    /* issue 17 (bones): the local pose rows the same way: per animation, a
+    ** bitset of the bones its bone timelines write (pose_words words each);
+    ** ob_animation_apply_filtered ORs it into pose_pending, and setToSetupPose
+    ** restores the pending rows only (every row while setup_full is set or
+    ** the document has sliders; pose_words 0: no tracking, every row) */
+    uint64_t *pose_keys;
+    uint64_t *pose_pending;
+    int32_t pose_words;
+    /* and the trig pass (Spine pose model): applied = local only on the rows
+    ** that can differ from last frame's: pose_pending, pose_changed (rows
+    ** setToSetupPose restored since the last pass), pose_constrained (bones
+    ** constraints write the applied pose of); every row while pass_all */
+    uint64_t *pose_changed;
+    uint64_t *pose_constrained;
+    int pass_all;
 };
+
+/* An animation is applied: the local pose rows its timelines write are
+** restored by the next setToSetupPose (timeline.c calls it). */
+static inline void ob_instance_pose_mark(ob_instance *inst, int32_t anim)
+{
+    int32_t w = inst->pose_words;
+    if (!w) return;
+    const uint64_t *k = inst->pose_keys + (size_t)anim * (size_t)w;
+    for (int32_t i = 0; i < w; i++) inst->pose_pending[i] |= k[i];
+}
+
+/* A writer other than the document's timelines changed slot colours or
+** constraint values: the next setToSetupPose restores every row. */
+static inline void ob_instance_setup_touched(ob_instance *inst)
+{
+    inst->setup_full = 1;
+    inst->pass_all = 1;
+}
 
 /* The field of a local pose that a bone property names (timelines, sliders,
 ** bindings and script overrides all write through it); NULL for a property

@@ -16,6 +16,7 @@
 #include "curve_spine.h"
 #include "instance.h"
 #include "load.h"  /* ob_htab, the loaders' hash table */
+#include "particles.h"  /* ob_particle_state.any (setToSetupPose) */
 
 static int32_t spine_cache_bound(const ob_instance *inst);
 static void spine_update_cache(ob_instance *inst);
@@ -157,6 +158,91 @@ ob_seqframe *ob_instance_seqframe(const ob_instance *inst, int32_t slot, int32_t
     return NULL;
 }
 
+/* issue 17 (bones): the rows of the slot colours and constraint values that
+** a timeline of the document can write (ob_instance_set_to_setup_pose restores
+** only those unless setup_full is set); one allocation, lists in index order */
+static int build_setup_lists(ob_instance *inst)
+{
+    const ob_document *doc = inst->doc;
+    int32_t ns = doc->slot_count, nc = doc->constraint_count;
+    uint8_t *mark = calloc(2 * (size_t)ns + 1, 1);  /* colour rows, then particle values */
+    uint32_t *fields = calloc((size_t)nc + 1, sizeof *fields);  /* per constraint: the OB_CV_* keyed */
+    inst->setup_slot_list = calloc(2 * (size_t)ns + 2 * (size_t)nc + 1, sizeof(int32_t));
+    if (!mark || !fields || !inst->setup_slot_list) { free(mark); free(fields); return -1; }
+    _Static_assert(OB_CV_COUNT <= 32, "a constraint's values in one mask");
+    for (int32_t a = 0; a < doc->animation_count; a++)
+        for (int32_t t = 0; t < doc->animations[a].timeline_count; t++) {
+            const ob_timeline *tl = &doc->animations[a].timelines[t];
+            if (tl->index < 0) continue;
+            int pr = (int)tl->property;  /* the value timeline.c apply_constraint writes, -1 none */
+            int f = pr >= OB_P_MIX && pr <= OB_P_WIND ? OB_CV_MIX + (pr - OB_P_MIX) : pr == OB_P_MIX_SCALE_Y ? OB_CV_MIX_SCALE_Y : -1;
+            switch (tl->target) {
+            case OB_TL_SLOT:  /* colour and dark (apply_slot); attachment keys are not these rows */
+                if (tl->property != OB_P_ATTACHMENT && tl->index < ns) mark[tl->index] = 1;
+                break;
+            case OB_TL_PARTICLES:  /* the slot's particle values (apply_particles) */
+                if (tl->index < ns) mark[ns + tl->index] = 1;
+                break;
+            case OB_TL_IK: case OB_TL_TRANSFORM: case OB_TL_PATH: case OB_TL_PHYSICS:
+                /* the value it writes; a global physics timeline's, from its index on */
+                for (int32_t c = tl->index; f >= 0 && c < nc && (c == tl->index || tl->global); c++)
+                    fields[c] |= 1u << f;
+                break;
+            default:
+                break;
+            }
+        }
+    inst->setup_particle_list = inst->setup_slot_list + ns;
+    inst->setup_con_list = inst->setup_particle_list + ns;
+    for (int32_t i = 0; i < ns; i++) {
+        if (mark[i]) inst->setup_slot_list[inst->setup_slot_count++] = i;
+        if (mark[ns + i]) inst->setup_particle_list[inst->setup_particle_count++] = i;
+    }
+    for (int32_t c = 0; c < nc; c++) {  /* (first value, count): the keyed values' span */
+        if (!fields[c]) continue;
+        int lo = __builtin_ctz(fields[c]), hi = 32 - __builtin_clz(fields[c]);
+        inst->setup_con_list[2 * inst->setup_con_count] = c * OB_CV_COUNT + lo;
+        inst->setup_con_list[2 * inst->setup_con_count + 1] = hi - lo;
+        inst->setup_con_count++;
+    }
+    free(mark);
+    free(fields);
+    inst->setup_full = 1;  /* the arrays start zeroed */
+    /* the bones each animation's bone timelines write (any property:
+    ** conservative), when the bitsets stay small (≤ 512 KB) */
+    int32_t nb = doc->bone_count, w = (nb + 63) / 64;
+    if (nb == 0 || doc->slider_count > 0 || (int64_t)w * (doc->animation_count + 1) > 65536) return 0;
+    inst->pose_keys = calloc((size_t)w * ((size_t)doc->animation_count + 3), sizeof(uint64_t));
+    if (!inst->pose_keys) return -1;
+    inst->pose_pending = inst->pose_keys + (size_t)w * (size_t)doc->animation_count;
+    inst->pose_changed = inst->pose_pending + w;
+    inst->pose_constrained = inst->pose_changed + w;
+    for (int32_t c = 0; c < doc->constraint_count; c++) {  /* the bones whose applied pose constraints write */
+        const ob_constraint_data *cd = &doc->constraints[c];
+        if (cd->kind == OB_CON_PHYSICS && cd->bone >= 0 && cd->bone < nb)
+            inst->pose_constrained[cd->bone >> 6] |= 1ull << (cd->bone & 63);
+        for (int32_t k = 0; k < cd->bone_count; k++)
+            if (cd->bones[k] >= 0 && cd->bones[k] < nb)
+                inst->pose_constrained[cd->bones[k] >> 6] |= 1ull << (cd->bones[k] & 63);
+    }
+    inst->pass_all = 1;
+    for (int32_t a = 0; a < doc->animation_count; a++) {
+        uint64_t *k = inst->pose_keys + (size_t)w * (size_t)a;
+        const ob_animation_data *an = &doc->animations[a];
+        for (int32_t t = 0; t < an->timeline_count; t++) {
+            const ob_timeline *tl = &an->timelines[t];
+            if (tl->target == OB_TL_BONE && tl->index >= 0 && tl->index < nb)
+                k[tl->index >> 6] |= 1ull << (tl->index & 63);
+        }
+        for (int32_t j = 0; j < an->bchan_count; j++) {
+            int32_t b = an->bchans[j].bone;
+            if (b >= 0 && b < nb) k[b >> 6] |= 1ull << (b & 63);
+        }
+    }
+    inst->pose_words = w;
+    return 0;
+}
+
 ob_instance *ob_instance_create(const ob_document *doc, ob_error *err)
 {
     ob_instance *inst = calloc(1, sizeof *inst);
@@ -255,6 +341,7 @@ ob_instance *ob_instance_create(const ob_document *doc, ob_error *err)
         for (int32_t i = 0; i < nb; i++) inst->spine_parent[i] = doc->bones[i].parent;
     }
     if (build_keyed_tables(inst) < 0) goto oom;
+    if (build_setup_lists(inst) < 0) goto oom;  /* bones, issue 17 */
     /* particles before the draw state: the draw list sizes its particle
     ** buffers from the emitters' capacities */
     if (ob_anim_state_create(inst) < 0 || ob_constraints_create(inst) < 0 || ob_particles_create(inst) < 0 ||
@@ -303,6 +390,8 @@ void ob_instance_free(ob_instance *inst)
     free(inst->slot_attachment); free(inst->draw_order);
     free(inst->con_values); free(inst->con_active); free(inst->con_order);
     free(inst->spine_cache); free(inst->spine_sorted);
+    free(inst->setup_slot_list);  /* with setup_con_list (bones, issue 17) */
+    free(inst->pose_keys);        /* with pose_pending */
     free(inst);
 }
 
@@ -354,6 +443,7 @@ void ob_skeleton_update_active(ob_instance *inst)
         inst->con_active[i] = (uint8_t)!skip;
     }
     inst->active_for_skin = inst->skin;
+    inst->pass_all = 1;  /* bones turned active: the trig pass copies and checks every row */
     if (doc->pose_model == OB_POSE_MODEL_SPINE) spine_update_cache(inst);
 }
 
@@ -531,22 +621,88 @@ int32_t ob_skeleton_get_attachment(const ob_instance *inst, int32_t slot, int32_
 
 /* ---- §3.1 setToSetupPose ------------------------------------------- */
 
+/* The per-frame block copies (setup pose, applied = local), issue 17: 64
+** bytes per step in SSE2 registers.  glibc's memcpy takes `rep movsb` above ~2 KB
+** on CPUs with fast short rep-mov (this AMD EPYC), which perf showed costing
+** 6-8% of spineboy's frame for these L1-resident 2-4 KB blocks. */
+static inline void copy_block(void *restrict dst, const void *restrict src, size_t bytes)
+{
+    unsigned char *d = dst;
+    const unsigned char *s = src;
+    size_t i = 0;
+    for (; i + 64 <= bytes; i += 64) {
+        ob_v2d v0, v1, v2, v3;  /* 16-byte moves: the SSE2 baseline's registers */
+        memcpy(&v0, s + i, sizeof v0);
+        memcpy(&v1, s + i + 16, sizeof v1);
+        memcpy(&v2, s + i + 32, sizeof v2);
+        memcpy(&v3, s + i + 48, sizeof v3);
+        memcpy(d + i, &v0, sizeof v0);
+        memcpy(d + i + 16, &v1, sizeof v1);
+        memcpy(d + i + 32, &v2, sizeof v2);
+        memcpy(d + i + 48, &v3, sizeof v3);
+    }
+    if (i < bytes) memcpy(d + i, s + i, bytes - i);  /* < 64 bytes */
+}
+
 void ob_instance_set_to_setup_pose(ob_instance *inst)
 {
     const ob_document *doc = inst->doc;
     size_t nb = (size_t)doc->bone_count, ns = (size_t)doc->slot_count;
-    memcpy(inst->local, inst->setup_local, nb * sizeof *inst->local);
-    memcpy(inst->inherit, inst->setup_inherit, nb);
-    memcpy(inst->slot_color, inst->setup_color, 4 * ns * sizeof *inst->slot_color);
-    memcpy(inst->slot_dark, inst->setup_dark, 4 * ns * sizeof *inst->slot_dark);
-    memcpy(inst->slot_has_dark, inst->setup_has_dark, ns);
-    memcpy(inst->slot_attachment, inst->setup_attachment, ns * sizeof *inst->slot_attachment);
-    memcpy(inst->draw_order, inst->setup_order, ns * sizeof *inst->draw_order);
-    memcpy(inst->con_values, inst->setup_con_values,
-           (size_t)doc->constraint_count * OB_CV_COUNT * sizeof *inst->con_values);
+    int full = inst->setup_full || inst->sm;  /* a running machine's bindings and scripts write any row */
+    size_t pending = 0;  /* rows to restore: most of them ⇒ the block copy */
+    for (int32_t w = 0; w < inst->pose_words && !full; w++) pending += (size_t)__builtin_popcountll(inst->pose_pending[w]);
+    if (full) inst->pass_all = 1;  /* any row may have changed since the last trig pass */
+    else  /* the rows restored: changed since the last trig pass (bones_trig_pass) */
+        for (int32_t w = 0; w < inst->pose_words; w++) inst->pose_changed[w] |= inst->pose_pending[w];
+    if (full || !inst->pose_words || 3 * pending > 2 * nb) {
+        copy_block(inst->local, inst->setup_local, nb * sizeof *inst->local);
+        if (inst->pose_words) memset(inst->pose_pending, 0, (size_t)inst->pose_words * sizeof(uint64_t));
+    } else {
+        /* issue 17: only the rows the animations applied since the last call write */
+        for (int32_t w = 0; w < inst->pose_words; w++) {
+            uint64_t m = inst->pose_pending[w];
+            inst->pose_pending[w] = 0;
+            while (m) {
+                size_t i = (size_t)w * 64 + (size_t)__builtin_ctzll(m);
+                m &= m - 1;
+                inst->local[i] = inst->setup_local[i];
+            }
+        }
+    }
+    copy_block(inst->inherit, inst->setup_inherit, nb);
+    copy_block(inst->slot_has_dark, inst->setup_has_dark, ns);
+    copy_block(inst->slot_attachment, inst->setup_attachment, ns * sizeof *inst->slot_attachment);
+    copy_block(inst->draw_order, inst->setup_order, ns * sizeof *inst->draw_order);
+    size_t nc = (size_t)doc->constraint_count;
+    if (full) {
+        copy_block(inst->slot_color, inst->setup_color, 4 * ns * sizeof *inst->slot_color);
+        copy_block(inst->slot_dark, inst->setup_dark, 4 * ns * sizeof *inst->slot_dark);
+        copy_block(inst->con_values, inst->setup_con_values, nc * OB_CV_COUNT * sizeof *inst->con_values);
+        inst->setup_full = inst->sm != NULL;  /* a running machine's bindings and scripts write any row */
+    } else {
+        /* issue 17: only the rows the document's timelines can have written
+        ** since the last call (every other writer sets setup_full) */
+        for (int32_t k = 0; k < inst->setup_slot_count; k++) {
+            size_t i = 4 * (size_t)inst->setup_slot_list[k];
+            memcpy(&inst->slot_color[i], &inst->setup_color[i], 4 * sizeof *inst->slot_color);
+            memcpy(&inst->slot_dark[i], &inst->setup_dark[i], 4 * sizeof *inst->slot_dark);
+        }
+        for (int32_t k = 0; k < inst->setup_con_count; k++) {
+            size_t i = (size_t)inst->setup_con_list[2 * k];
+            for (int32_t j = 0, n = inst->setup_con_list[2 * k + 1]; j < n; j++)
+                inst->con_values[i + j] = inst->setup_con_values[i + j];
+        }
+    }
     for (int32_t i = 0; i < inst->deform_count; i++) inst->deforms[i].count = 0;  /* deform cleared */
     for (int32_t i = 0; i < inst->seqframe_count; i++) inst->seqframes[i].set = 0; /* keyed frames cleared */
-    memset(inst->particle_values, 0, (size_t)doc->slot_count * sizeof *inst->particle_values);
+    /* particle values: the slots particle timelines key, unless particles.c's
+    ** emitter overrides (a document with emitters) may have set any */
+    if (full || (inst->particles && inst->particles->any)) {
+        memset(inst->particle_values, 0, (size_t)doc->slot_count * sizeof *inst->particle_values);
+    } else {
+        for (int32_t k = 0; k < inst->setup_particle_count; k++)
+            inst->particle_values[inst->setup_particle_list[k]] = (ob_particle_values){0, 0, 0, 0};
+    }
     inst->has_animation_time = 0;  /* animationTime ← null */
     inst->animation_time = 0;
 }
@@ -911,44 +1067,72 @@ void ob_bone_applied_spine(ob_instance *inst, int32_t i)
 OB_TRIG_CLONES static void bones_trig_pass(ob_instance *inst, const ob_pose *copy)
 {
     const int32_t nb = inst->doc->bone_count;
-    const uint8_t *active = inst->bone_active;
+    const uint8_t *restrict active = inst->bone_active;
     ob_pose *ap = inst->applied;
-    ob_trig *trig = inst->trig;
-    int32_t *todo = inst->chain, n = 0;  /* scratch: the bones listed */
-    double *ang = inst->trig_scratch;    /* 2 per bone: their θx */
-    for (int32_t i = 0; i < nb; i++) {
-        const ob_pose *p = copy ? &copy[i] : &ap[i];
-        if (copy) ap[i] = *p;
-        uint64_t kr = ob_bits(p->rotation), kx = ob_bits(p->shear_x), ky = ob_bits(p->shear_y);
-        const ob_trig *t = &trig[i];
-        int need = active[i] & (((kr ^ t->rotation) | (kx ^ t->shear_x) | (ky ^ t->shear_y)) != 0);
-        if (__builtin_expect(need & (kx != ky), 0)) {
-            ob_trig_set(&trig[i], p);
-            need = 0;
+    ob_trig *restrict trig = inst->trig;
+    int32_t *restrict todo = inst->chain, n = 0;  /* scratch: the bones listed */
+#define TRIG_CHECK(i, p)                                                                          \
+    do {                                                                                          \
+        uint64_t kr = ob_bits((p)->rotation), kx = ob_bits((p)->shear_x), ky = ob_bits((p)->shear_y); \
+        const ob_trig *t = &trig[i];                                                              \
+        int need = active[i] & (((kr ^ t->rotation) | (kx ^ t->shear_x) | (ky ^ t->shear_y)) != 0); \
+        if (__builtin_expect(need & (kx != ky), 0)) {                                             \
+            ob_trig_set(&trig[i], (p));                                                           \
+            need = 0;                                                                             \
+        }                                                                                         \
+        todo[n] = (i);                                                                            \
+        n += need;                                                                                \
+    } while (0)
+    int32_t w = inst->pose_words, rows = 0;
+    for (int32_t k = 0; k < w && copy && !inst->pass_all; k++)
+        rows += __builtin_popcountll(inst->pose_pending[k] | inst->pose_changed[k] | inst->pose_constrained[k]);
+    if (copy && w && !inst->pass_all && 3 * rows <= 2 * nb) {  /* most rows: the block copy */
+        /* issue 17: applied = local and the check on the rows that can differ
+        ** from last frame's only: local rows an animation wrote or setToSetupPose
+        ** restored since the last pass, and the bones constraints write the
+        ** applied pose of; any other writer sets pass_all (skeleton.c) */
+        for (int32_t k = 0; k < w; k++) {
+            uint64_t m = inst->pose_pending[k] | inst->pose_changed[k] | inst->pose_constrained[k];
+            inst->pose_changed[k] = 0;
+            while (m) {
+                int32_t i = k * 64 + __builtin_ctzll(m);
+                m &= m - 1;
+                ap[i] = copy[i];
+                TRIG_CHECK(i, &copy[i]);
+            }
         }
-        ang[n] = ob_angle_x(p);
-        todo[n] = i;
-        n += need;
+    } else {
+        /* applied = copy in one block copy; the check then reads the source */
+        const ob_pose *restrict src = ap;
+        if (copy) {
+            copy_block(ap, copy, (size_t)nb * sizeof *ap);
+            src = copy;
+        }
+        /* the check: three key compares per bone, the bone listed without a branch */
+        for (int32_t i = 0; i < nb; i++) TRIG_CHECK(i, &src[i]);
+        if (copy && w) {
+            inst->pass_all = 0;
+            memset(inst->pose_changed, 0, (size_t)w * sizeof(uint64_t));
+        }
     }
-    int32_t k = 0;
-    for (; k < n; k += 8) {
-        double pad[8];
-        const double *x8 = ang + k;
-        if (k + 8 > n) {  /* the last few, on zeros */
-            for (int l = 0; l < 8; l++) pad[l] = k + l < n ? ang[k + l] : 0;
-            x8 = pad;
-        }
+#undef TRIG_CHECK
+    /* the listed bones' θx, eight at a time (the last few on zeros, one
+    ** four-lane call when they are four or fewer) */
+    for (int32_t k = 0; k < n; k += 8) {
+        int m = n - k < 8 ? n - k : 8;
+        double x8[8] = {0, 0, 0, 0, 0, 0, 0, 0}, s[8], c[8];
+        for (int l = 0; l < m; l++) x8[l] = ob_angle_x(&ap[todo[k + l]]);
         ob_v4d x0, x1, s0, c0, s1, c1;
         memcpy(&x0, x8, sizeof x0);
-        memcpy(&x1, x8 + 4, sizeof x1);
         ob_sincos_v4p(&x0, &s0, &c0);
-        ob_sincos_v4p(&x1, &s1, &c1);
-        double s[8], c[8];
         memcpy(s, &s0, sizeof s0);
-        memcpy(s + 4, &s1, sizeof s1);
         memcpy(c, &c0, sizeof c0);
-        memcpy(c + 4, &c1, sizeof c1);
-        int m = n - k < 8 ? n - k : 8;
+        if (m > 4) {
+            memcpy(&x1, x8 + 4, sizeof x1);
+            ob_sincos_v4p(&x1, &s1, &c1);
+            memcpy(s + 4, &s1, sizeof s1);
+            memcpy(c + 4, &c1, sizeof c1);
+        }
         for (int l = 0; l < m; l++) {
             int32_t i = todo[k + l];
             ob_trig_store(&trig[i], &ap[i], s[l], c[l], s[l], c[l]);
@@ -967,6 +1151,7 @@ static void spine_update_world_transform(ob_instance *inst)
     if (inst->layer) {
         memcpy(inst->applied, inst->local, (size_t)doc->bone_count * sizeof *inst->applied);
         copy = NULL;
+        inst->pass_all = 1;  /* the layer writes any bone's applied pose: next frame copies every row */
         /* the instance layer (layer.c) on the applied pose before the constraints, as in
         ** the OpenBone pipeline; the worlds it reads come through the deferred updates
         ** (ob_bone_update_world: this model's formulas); the cache then recomputes all */
@@ -977,14 +1162,21 @@ static void spine_update_world_transform(ob_instance *inst)
         memset(inst->sync_pending_children, 0, (size_t)doc->bone_count * sizeof *inst->sync_pending_children);
     }
     bones_trig_pass(inst, copy);
+    /* pass 2, the walk: the pointers in locals (the calls cannot move them) */
     const int32_t *cache = inst->spine_cache, *parent = inst->spine_parent;
-    for (int32_t k = 0; k < inst->spine_cache_count; k++) {
+    const uint8_t *inherit = inst->inherit;
+    const ob_pose *applied = inst->applied;
+    ob_trig *trig = inst->trig;
+    ob_mat *world = inst->world;
+    for (int32_t k = 0, n = inst->spine_cache_count; k < n; k++) {
         int32_t e = cache[k];
         if (e < 0) { ob_constraint_apply_spine(inst, -1 - e); continue; }
         int32_t p = parent[e];
-        if (p >= 0 && inst->inherit[e] == OB_INHERIT_NORMAL) {  /* the common case, inline */
-            const ob_pose *ap = &inst->applied[e];
-            inst->world[e] = ob_mat_mul(inst->world[p], ob_local_matrix_cached(ap, &inst->trig[e]));
+        if (p >= 0 && inherit[e] == OB_INHERIT_NORMAL) {  /* the common case, inline */
+            const ob_pose *ap = &applied[e];
+            ob_trig *t = &trig[e];
+            ob_trig_update(ap, t);
+            world[e] = ob_mat_mul(world[p], ob_local_matrix_trig(ap, t));
         } else {
             ob_bone_world_spine(inst, e);
         }

@@ -607,6 +607,7 @@ static ob_status restore(ob_instance *inst, const unsigned char *data, size_t le
     }
     ser s = {SER_APPLY, want_portable, (unsigned char *)data, 0, SNAP_HEADER, len, 0, NULL, inst};
     walk(&s, inst);
+    ob_instance_setup_touched(inst);  /* bones, issue 17: any slot colour or constraint value may be set */
     if (!s.failed && s.pos != len) fail(&s, 1, "the snapshot is corrupt (trailing bytes)");
     if (s.failed) return set_err(err, s.failed == 2 ? OB_ERR_MEMORY : OB_ERR_FORMAT, s.why);
     return OB_OK;

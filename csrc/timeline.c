@@ -458,6 +458,7 @@ void ob_animation_apply_filtered(ob_instance *inst, int32_t anim, double time, d
     const ob_document *doc = inst->doc;
     if (anim < 0 || anim >= doc->animation_count) return;
     if (!(alpha > 0)) return;  /* §5: alpha ≤ 0 does nothing */
+    ob_instance_pose_mark(inst, anim);  /* bones, issue 17: the rows setToSetupPose restores */
     if (alpha >= 0.5 || !inst->has_animation_time) {  /* §5: the call's alpha, even mixing out */
         inst->animation_time = time;
         inst->has_animation_time = 1;

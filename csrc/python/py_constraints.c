@@ -159,6 +159,7 @@ static PyObject *set_local_pose(obpy_instance *self, PyObject *args)
         return NULL;
     }
     self->inst->local[b] = p;
+    ob_instance_setup_touched(self->inst);  /* bones, issue 17: setToSetupPose restores every row */
     Py_RETURN_NONE;
 }
 
