@@ -113,7 +113,12 @@ static int32_t world_vertices_off(const ob_instance *inst, int32_t slot, const o
         }
         return n;
     }
-    /* §8.3 weighted: Σ weight · bone.world·(inf.x + dx, inf.y + dy) */
+    /* §8.3 weighted: Σ weight · bone.world·(inf.x + dx, inf.y + dy), computed
+    ** with the weight premultiplied (issue 17; the plan's kernels do exactly
+    ** these operations in this order): per influence
+    **     px = w·x (+ w·dx when there are offsets), py likewise,
+    **     t = (a·px + b·py) + tx·w,  (c·px + d·py) + ty·w,
+    ** and the vertex is t_0 + t_1 + ... in the file's order (0 with none). */
     const int32_t *ws = att->weight_start;
     const ob_weight *w = att->weights;
     for (int32_t v = 0; v < n; v++) {
@@ -122,9 +127,14 @@ static int32_t world_vertices_off(const ob_instance *inst, int32_t slot, const o
         for (int32_t i = ws[v], e = ws[v + 1]; i < e; i++) {
             const ob_mat *m = w[i].bone >= 0 ? &world[w[i].bone] : &sb;
             if (off.per_influence) offset_at(off, i, &dx, &dy);
-            double x = w[i].x + dx, y = w[i].y + dy;
-            wx += w[i].weight * (m->a * x + m->b * y + m->x);
-            wy += w[i].weight * (m->c * x + m->d * y + m->y);
+            double wt = w[i].weight, px = wt * w[i].x, py = wt * w[i].y;
+            if (off.count) {
+                px = px + wt * dx;
+                py = py + wt * dy;
+            }
+            double tx = m->a * px + m->b * py + m->x * wt, ty = m->c * px + m->d * py + m->y * wt;
+            if (i == ws[v]) { wx = tx; wy = ty; }
+            else { wx += tx; wy += ty; }
         }
         if (od) { od[2 * v] = wx; od[2 * v + 1] = wy; }
         else { of[2 * v] = (float)wx; of[2 * v + 1] = (float)wy; }
@@ -162,142 +172,117 @@ static int cmp_key(const void *a, const void *b)
 
 void ob_wv_plan_free(ob_wv_plan *P)
 {
-    free(P->first); free(P->count); free(P->rfirst); free(P->rcount); free(P->runs); free(P->inf);
-    free(P->groups); free(P->vpair); free(P->t);
-    int width = P->width;
+    free(P->first); free(P->count); free(P->groups); free(P->vtx); free(P->flat); free(P->step); free(P->bone);
     memset(P, 0, sizeof *P);
-    P->width = width;
 }
 
 /* Only meshes are planned (what the draw list and ob_world_vertices_build
-** draw); the other polygon types keep world_vertices. */
-static int planned(const ob_attachment *a)
+** draw), and only those whose influences all name a bone (the slot bone's
+** -1 keeps world_vertices); the other polygon types keep world_vertices. */
+static int plannable(const ob_document *doc, const ob_attachment *a)
 {
-    return a->type == OB_ATT_MESH && a->weight_start && a->vertex_count > 0;
+    if (a->type != OB_ATT_MESH || !a->weight_start || a->vertex_count <= 0) return 0;
+    for (int32_t f = 0; f < a->weight_start[a->vertex_count]; f++)
+        if (a->weights[f].bone < 0 || a->weights[f].bone >= doc->bone_count) return 0;
+    return 1;
+}
+
+static void *alloc64(size_t bytes)
+{
+    bytes = (bytes + 63) & ~(size_t)63;
+    return aligned_alloc(64, bytes ? bytes : 64);
 }
 
 int ob_wv_plan_build(const ob_document *doc, ob_wv_plan *P)
 {
     int32_t na = doc->attachment_count;
-    int width = P->width;
     memset(P, 0, sizeof *P);
-    P->width = width;
-    size_t ng = 0, np = 0, nst = 0, nr = 0, ni = 0, maxv = 1, maxw = 1;
-    int64_t *key = NULL, *bkey = NULL;
-    int32_t *tpos = NULL;
+    size_t ng = 0, nq = 0, ns = 0, maxv = 1;
+    int64_t *key = NULL;
     P->first = calloc(na > 0 ? (size_t)na : 1, sizeof *P->first);
     P->count = calloc(na > 0 ? (size_t)na : 1, sizeof *P->count);
-    P->rfirst = calloc(na > 0 ? (size_t)na : 1, sizeof *P->rfirst);
-    P->rcount = calloc(na > 0 ? (size_t)na : 1, sizeof *P->rcount);
-    if (!P->first || !P->count || !P->rfirst || !P->rcount) goto oom;
+    if (!P->first || !P->count) goto oom;
     for (int32_t i = 0; i < na; i++) {
         const ob_attachment *a = &doc->attachments[i];
-        if (!planned(a)) continue;
-        if ((size_t)a->vertex_count > maxv) maxv = (size_t)a->vertex_count;
-        if ((size_t)a->weight_start[a->vertex_count] > maxw) maxw = (size_t)a->weight_start[a->vertex_count];
+        if (plannable(doc, a) && (size_t)a->vertex_count > maxv) maxv = (size_t)a->vertex_count;
     }
     key = malloc(maxv * sizeof *key);
-    bkey = malloc(maxw * sizeof *bkey);
-    tpos = malloc(maxw * sizeof *tpos);
-    if (!key || !bkey || !tpos) goto oom;
+    if (!key) goto oom;
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 1) {
             P->groups = calloc(ng ? ng : 1, sizeof *P->groups);
-            P->vpair = calloc(np ? 2 * np : 1, sizeof *P->vpair);
-            P->t = calloc(nst ? 4 * nst : 1, sizeof *P->t);
-            P->runs = calloc(nr ? nr : 1, sizeof *P->runs);
-            P->inf = calloc(ni ? ni : 1, sizeof *P->inf);
-            if (!P->groups || !P->vpair || !P->t || !P->runs || !P->inf) goto oom;
-            ng = np = nst = nr = ni = 0;
+            P->vtx = calloc(nq ? 4 * nq : 1, sizeof *P->vtx);
+            P->flat = calloc(nq ? 4 * nq : 1, sizeof *P->flat);
+            P->step = alloc64(24 * ns * sizeof *P->step);
+            P->bone = calloc(ns ? 4 * ns : 1, sizeof *P->bone);
+            if (!P->groups || !P->vtx || !P->flat || !P->step || !P->bone) goto oom;
+            ng = nq = ns = 0;
         }
         for (int32_t i = 0; i < na; i++) {
             const ob_attachment *a = &doc->attachments[i];
-            if (!planned(a)) continue;
+            if (!plannable(doc, a)) continue;
             const int32_t *ws = a->weight_start;
-            int32_t n = a->vertex_count, nw = ws[n];
-            /* pass 2's layout: (count, vertex) ascending, so groups by count,
-            ** file order inside; pairs; k steps per pair, step j of a pair holds
-            ** influence j of both vertices.  tpos[flat] = where its t goes. */
+            int32_t n = a->vertex_count;
+            /* groups by influence count, file order inside, four vertices a quad */
             for (int32_t v = 0; v < n; v++) key[v] = ((int64_t)(ws[v + 1] - ws[v]) << 32) | v;
             qsort(key, (size_t)n, sizeof *key, cmp_key);
             if (pass == 1) P->first[i] = (int32_t)ng;
             for (int32_t j = 0; j < n;) {
                 int32_t k = (int32_t)(key[j] >> 32), e = j;
                 while (e < n && (int32_t)(key[e] >> 32) == k) e++;
-                int32_t pairs = (e - j + 1) / 2;
+                int32_t quads = (e - j + 3) / 4;
                 if (pass == 1) {
-                    P->groups[ng] = (ob_wv_group){k, pairs, (int32_t)nst, (int32_t)np};
-                    for (int32_t q = 0; q < pairs; q++) {
-                        int32_t v0 = (int32_t)(key[j + 2 * q] & 0xffffffff);
-                        int32_t v1 = j + 2 * q + 1 < e ? (int32_t)(key[j + 2 * q + 1] & 0xffffffff) : -1;
-                        P->vpair[2 * (np + q)] = v0;
-                        P->vpair[2 * (np + q) + 1] = v1 >= 0 ? v1 : v0;
-                        for (int32_t t = 0; t < k; t++) {
-                            size_t step = nst + (size_t)q * k + t;
-                            tpos[ws[v0] + t] = (int32_t)(4 * step);
-                            if (v1 >= 0) tpos[ws[v1] + t] = (int32_t)(4 * step + 2);
+                    P->groups[ng] = (ob_wv_group){k, e - j, (int32_t)ns, (int32_t)nq};
+                    for (int32_t q = 0; q < quads; q++)
+                        for (int l = 0; l < 4; l++) {
+                            int32_t at = j + 4 * q + l < e ? j + 4 * q + l : e - 1;  /* padded: the last again */
+                            int32_t v = (int32_t)(key[at] & 0xffffffff);
+                            P->vtx[4 * (nq + q) + l] = v;
+                            P->flat[4 * (nq + q) + l] = ws[v];
+                            for (int32_t t = 0; t < k; t++) {
+                                size_t s = ns + (size_t)q * k + t;
+                                const ob_weight *w = &a->weights[ws[v] + t];
+                                double *S = P->step + 24 * s;
+                                S[2 * l] = S[2 * l + 1] = w->weight * w->x;
+                                S[8 + 2 * l] = S[8 + 2 * l + 1] = w->weight * w->y;
+                                S[16 + 2 * l] = S[16 + 2 * l + 1] = w->weight;
+                                P->bone[4 * s + l] = w->bone;
+                            }
                         }
-                        /* an odd vertex: its lanes 2-3 sum what the influences write there (zeros) */
-                    }
                 }
                 ng++;
-                np += (size_t)pairs;
-                nst += (size_t)pairs * (size_t)k;
+                nq += (size_t)quads;
+                ns += (size_t)quads * (size_t)k;
                 j = e;
             }
             if (pass == 1) P->count[i] = (int32_t)ng - P->first[i];
-            /* pass 1's layout: influences by bone (file order inside), two an
-            ** entry; a bone's odd last one is written twice */
-            for (int32_t v = 0; v < n; v++)
-                for (int32_t f = ws[v]; f < ws[v + 1]; f++) {
-                    int32_t b = a->weights[f].bone >= 0 ? a->weights[f].bone : -1;
-                    bkey[f] = ((int64_t)(b + 1) << 32) | f;
-                }
-            qsort(bkey, (size_t)nw, sizeof *bkey, cmp_key);
-            if (pass == 1) P->rfirst[i] = (int32_t)nr;
-            for (int32_t j = 0; j < nw;) {
-                int32_t b = (int32_t)(bkey[j] >> 32) - 1, e = j;
-                while (e < nw && (int32_t)(bkey[e] >> 32) - 1 == b) e++;
-                int32_t cnt = (e - j + 1) / 2;
-                if (pass == 1) {
-                    P->runs[nr] = (ob_wv_run){b, (int32_t)ni, cnt};
-                    for (int32_t q = 0; q < cnt; q++) {
-                        int32_t f0 = (int32_t)(bkey[j + 2 * q] & 0xffffffff);
-                        int32_t f1 = j + 2 * q + 1 < e ? (int32_t)(bkey[j + 2 * q + 1] & 0xffffffff) : f0;
-                        const ob_weight *w0 = &a->weights[f0], *w1 = &a->weights[f1];
-                        /* vertices of f0, f1: ws is ascending */
-                        int32_t lo = 0, hi = n - 1, u0, u1;
-                        while (lo < hi) { int32_t m = (lo + hi + 1) / 2; if (ws[m] <= f0) lo = m; else hi = m - 1; }
-                        u0 = lo;
-                        lo = 0; hi = n - 1;
-                        while (lo < hi) { int32_t m = (lo + hi + 1) / 2; if (ws[m] <= f1) lo = m; else hi = m - 1; }
-                        u1 = lo;
-                        P->inf[ni + q] = (ob_wv_inf2){{w0->x, w0->y, w1->x, w1->y},
-                                                      {w0->weight, w0->weight, w1->weight, w1->weight},
-                                                      {tpos[f0], tpos[f1]}, {f0, f1}, {u0, u1}};
-                    }
-                }
-                nr++;
-                ni += (size_t)cnt;
-                j = e;
-            }
-            if (pass == 1) P->rcount[i] = (int32_t)nr - P->rfirst[i];
-            if (ng > INT32_MAX / 8 || np > INT32_MAX / 8 || nst > INT32_MAX / 8 || nr > INT32_MAX / 8 ||
-                ni > INT32_MAX / 8)
-                goto oom;
+            if (ng > INT32_MAX / 32 || nq > INT32_MAX / 32 || ns > INT32_MAX / 32) goto oom;
         }
     }
-    free(key); free(bkey); free(tpos);
+    free(key);
     return 0;
 oom:
-    free(key); free(bkey); free(tpos);
+    free(key);
     ob_wv_plan_free(P);
     return -1;
 }
 
-/* The kernels.  mode 0: no offsets (+0 added, as the formula reads); 1: one
-** pair per vertex; 2: one pair per influence.  The SSE2 baseline computes
-** the two halves of every AVX2 four-lane value with the same operations. */
+size_t ob_wv_plan_bytes(const ob_document *doc, const ob_wv_plan *P)
+{
+    size_t ng = 0, nq = 0, ns = 0;
+    for (int32_t i = 0; i < doc->attachment_count; i++)
+        for (int32_t g = P->first[i]; g < P->first[i] + P->count[i]; g++) {
+            ng++;
+            nq += ((size_t)P->groups[g].n + 3) / 4;
+            ns += ((size_t)P->groups[g].n + 3) / 4 * (size_t)P->groups[g].k;
+        }
+    return 2 * sizeof(int32_t) * (size_t)doc->attachment_count + ng * sizeof(ob_wv_group) + 8 * nq * sizeof(int32_t) +
+           ns * (24 * sizeof(double) + 4 * sizeof(int32_t));
+}
+
+/* The kernels.  mode 0: no offsets; 1: one pair per vertex; 2: one pair per
+** influence.  Lanes: SSE2 one vertex (x, y), AVX2 two (x0, y0, x1, y1),
+** AVX-512 four; each lane does the scalar loop's operations in its order. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__) && !defined(OB_NO_DISPATCH)
 #define WV_AVX2 1
 #endif
@@ -307,107 +292,126 @@ oom:
 
 typedef struct wv_args {
     const ob_wv_plan *P;
-    int32_t r0, nr, g0, ng;
-    const ob_mat *world, *sb;
+    const ob_mat *world;
     const double *off;
     float *out;
 } wv_args;
 
-/* pass 1, one run of a bone: t = w · ((a, c)·x + (b, d)·y + (x, y)) */
-WV_INLINE void wv_run_sse2(const ob_wv_inf2 *e, int32_t cnt, const ob_mat *m, const double *off, const int mode,
-                           double *t)
+/* a group's quads, one vertex at a time */
+WV_INLINE void wv_group_sse2(const wv_args *A, const ob_wv_group *G, const int mode, const int k)
 {
-    __m128d ab = _mm_loadu_pd(&m->a), cd = _mm_loadu_pd(&m->c);
-    __m128d M01 = _mm_unpacklo_pd(ab, cd), M23 = _mm_unpackhi_pd(ab, cd), M45 = _mm_loadu_pd(&m->x);
-    const __m128d z = _mm_setzero_pd();
-    for (int32_t q = 0; q < cnt; q++, e++) {
-        __m128d d0 = z, d1 = z;
-        if (mode == 1) { d0 = _mm_loadu_pd(off + 2 * e->vtx[0]); d1 = _mm_loadu_pd(off + 2 * e->vtx[1]); }
-        if (mode == 2) { d0 = _mm_loadu_pd(off + 2 * e->flat[0]); d1 = _mm_loadu_pd(off + 2 * e->flat[1]); }
-        __m128d p0 = _mm_add_pd(_mm_loadu_pd(e->xy), d0), p1 = _mm_add_pd(_mm_loadu_pd(e->xy + 2), d1);
-        __m128d t0 = _mm_add_pd(_mm_add_pd(_mm_mul_pd(M01, _mm_unpacklo_pd(p0, p0)), _mm_mul_pd(M23, _mm_unpackhi_pd(p0, p0))), M45);
-        __m128d t1 = _mm_add_pd(_mm_add_pd(_mm_mul_pd(M01, _mm_unpacklo_pd(p1, p1)), _mm_mul_pd(M23, _mm_unpackhi_pd(p1, p1))), M45);
-        _mm_storeu_pd(t + e->pos[0], _mm_mul_pd(_mm_loadu_pd(e->w), t0));
-        _mm_storeu_pd(t + e->pos[1], _mm_mul_pd(_mm_loadu_pd(e->w + 2), t1));
-    }
-}
-
-/* pass 2, the pairs of a group: acc = 0, acc + t in the file's order */
-WV_INLINE void wv_pairs_sse2(const double *t, const int32_t *vp, int32_t np, const int k, float *out)
-{
-    for (int32_t p = 0; p < np; p++, vp += 2) {
-        __m128d acc0 = _mm_setzero_pd(), acc1 = _mm_setzero_pd();
-        for (int i = 0; i < k; i++, t += 4) {
-            acc0 = _mm_add_pd(acc0, _mm_loadu_pd(t));
-            acc1 = _mm_add_pd(acc1, _mm_loadu_pd(t + 2));
+    const ob_wv_plan *P = A->P;
+    const double *S = P->step + 24 * (size_t)G->step;
+    const int32_t *B = P->bone + 4 * (size_t)G->step, *V = P->vtx + 4 * (size_t)G->quad, *F = P->flat + 4 * (size_t)G->quad;
+    for (int32_t left = G->n; left > 0; left -= 4, S += 24 * k, B += 4 * k, V += 4, F += 4) {
+        for (int l = 0; l < 4 && l < left; l++) {
+            __m128d acc = _mm_setzero_pd(), dxx = acc, dyy = acc;
+            if (mode == 1) {
+                __m128d d = _mm_loadu_pd(A->off + 2 * V[l]);
+                dxx = _mm_unpacklo_pd(d, d);
+                dyy = _mm_unpackhi_pd(d, d);
+            }
+            for (int j = 0; j < k; j++) {
+                const double *s = S + 24 * j + 2 * l;
+                const ob_mat *m = A->world + B[4 * j + l];
+                __m128d ab = _mm_loadu_pd(&m->a), cd = _mm_loadu_pd(&m->c), mt = _mm_loadu_pd(&m->x);
+                __m128d px = _mm_load_pd(s), py = _mm_load_pd(s + 8), w = _mm_load_pd(s + 16);
+                if (mode == 2) {
+                    __m128d d = _mm_loadu_pd(A->off + 2 * (F[l] + j));
+                    dxx = _mm_unpacklo_pd(d, d);
+                    dyy = _mm_unpackhi_pd(d, d);
+                }
+                if (mode) {
+                    px = _mm_add_pd(px, _mm_mul_pd(w, dxx));
+                    py = _mm_add_pd(py, _mm_mul_pd(w, dyy));
+                }
+                __m128d t = _mm_add_pd(_mm_add_pd(_mm_mul_pd(_mm_unpacklo_pd(ab, cd), px), _mm_mul_pd(_mm_unpackhi_pd(ab, cd), py)),
+                                       _mm_mul_pd(mt, w));
+                acc = j ? _mm_add_pd(acc, t) : t;
+            }
+            _mm_storel_pi((__m64 *)(void *)(A->out + 2 * V[l]), _mm_cvtpd_ps(acc));
         }
-        __m128 f = _mm_movelh_ps(_mm_cvtpd_ps(acc0), _mm_cvtpd_ps(acc1));
-        _mm_storeh_pi((__m64 *)(void *)(out + 2 * vp[1]), f);
-        _mm_storel_pi((__m64 *)(void *)(out + 2 * vp[0]), f);  /* after: an odd vertex's own lanes win */
     }
 }
 
 #ifdef WV_AVX2
 #define WV_AVX __attribute__((target("avx2")))
-WV_AVX WV_INLINE void wv_run_avx2(const ob_wv_inf2 *e, int32_t cnt, const ob_mat *m, const double *off, const int mode,
-                                  double *t)
+/* two vertices at a time (a quad's halves) */
+WV_AVX WV_INLINE void wv_group_avx2(const wv_args *A, const ob_wv_group *G, const int mode, const int k)
 {
-    __m128d ab = _mm_loadu_pd(&m->a), cd = _mm_loadu_pd(&m->c);
-    __m128d a01 = _mm_unpacklo_pd(ab, cd), a23 = _mm_unpackhi_pd(ab, cd), a45 = _mm_loadu_pd(&m->x);
-    __m256d M01 = _mm256_set_m128d(a01, a01), M23 = _mm256_set_m128d(a23, a23), M45 = _mm256_set_m128d(a45, a45);
-    for (int32_t q = 0; q < cnt; q++, e++) {
-        __m256d d = _mm256_setzero_pd();
-        if (mode == 1) d = _mm256_loadu2_m128d(off + 2 * e->vtx[1], off + 2 * e->vtx[0]);
-        if (mode == 2) d = _mm256_loadu2_m128d(off + 2 * e->flat[1], off + 2 * e->flat[0]);
-        __m256d p = _mm256_add_pd(_mm256_loadu_pd(e->xy), d);
-        __m256d r = _mm256_mul_pd(_mm256_loadu_pd(e->w),
-                                  _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(M01, _mm256_unpacklo_pd(p, p)),
-                                                              _mm256_mul_pd(M23, _mm256_unpackhi_pd(p, p))), M45));
-        _mm_storeu_pd(t + e->pos[0], _mm256_castpd256_pd128(r));
-        _mm_storeu_pd(t + e->pos[1], _mm256_extractf128_pd(r, 1));
-    }
-}
-
-WV_AVX WV_INLINE void wv_pairs_avx2(const double *t, const int32_t *vp, int32_t np, const int k, float *out)
-{
-    for (int32_t p = 0; p < np; p++, vp += 2) {
-        __m256d acc = _mm256_setzero_pd();
-        /* t is read as the halves pass 1 stored (store forwarding works per half) */
-        for (int i = 0; i < k; i++, t += 4) acc = _mm256_add_pd(acc, _mm256_loadu2_m128d(t + 2, t));
-        __m128 f = _mm256_cvtpd_ps(acc);
-        _mm_storeh_pi((__m64 *)(void *)(out + 2 * vp[1]), f);
-        _mm_storel_pi((__m64 *)(void *)(out + 2 * vp[0]), f);
+    const ob_wv_plan *P = A->P;
+    const double *S = P->step + 24 * (size_t)G->step;
+    const int32_t *B = P->bone + 4 * (size_t)G->step, *V = P->vtx + 4 * (size_t)G->quad, *F = P->flat + 4 * (size_t)G->quad;
+    for (int32_t left = G->n; left > 0; left -= 4, S += 24 * k, B += 4 * k, V += 4, F += 4) {
+        for (int h = 0; h < 4 && h < left; h += 2) {
+            __m256d acc = _mm256_setzero_pd(), dxx = acc, dyy = acc;
+            if (mode == 1) {
+                __m256d d = _mm256_loadu2_m128d(A->off + 2 * V[h + 1], A->off + 2 * V[h]);
+                dxx = _mm256_unpacklo_pd(d, d);
+                dyy = _mm256_unpackhi_pd(d, d);
+            }
+            for (int j = 0; j < k; j++) {
+                const double *s = S + 24 * j + 2 * h;
+                const ob_mat *m0 = A->world + B[4 * j + h], *m1 = A->world + B[4 * j + h + 1];
+                __m256d ab = _mm256_loadu2_m128d(&m1->a, &m0->a), cd = _mm256_loadu2_m128d(&m1->c, &m0->c);
+                __m256d mt = _mm256_loadu2_m128d(&m1->x, &m0->x);
+                __m256d px = _mm256_load_pd(s), py = _mm256_load_pd(s + 8), w = _mm256_load_pd(s + 16);
+                if (mode == 2) {
+                    __m256d d = _mm256_loadu2_m128d(A->off + 2 * (F[h + 1] + j), A->off + 2 * (F[h] + j));
+                    dxx = _mm256_unpacklo_pd(d, d);
+                    dyy = _mm256_unpackhi_pd(d, d);
+                }
+                if (mode) {
+                    px = _mm256_add_pd(px, _mm256_mul_pd(w, dxx));
+                    py = _mm256_add_pd(py, _mm256_mul_pd(w, dyy));
+                }
+                __m256d t = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_unpacklo_pd(ab, cd), px),
+                                                        _mm256_mul_pd(_mm256_unpackhi_pd(ab, cd), py)),
+                                          _mm256_mul_pd(mt, w));
+                acc = j ? _mm256_add_pd(acc, t) : t;
+            }
+            __m128 f = _mm256_cvtpd_ps(acc);
+            _mm_storeh_pi((__m64 *)(void *)(A->out + 2 * V[h + 1]), f);  /* a padded lane: the same vertex, the same value */
+            _mm_storel_pi((__m64 *)(void *)(A->out + 2 * V[h]), f);
+        }
     }
 }
 #endif
 
 /* one body per width; in each loop the mode and (1-4) the influence count are constants */
-#define WV_BODY(RUN, PAIRS)                                                                      \
-    const ob_wv_plan *P = A->P;                                                                 \
-    double *t = P->t;                                                                           \
-    for (int32_t r = A->r0; r < A->r0 + A->nr; r++) {                                           \
-        const ob_wv_run *R = &P->runs[r];                                                       \
-        const ob_mat *m = R->bone >= 0 ? &A->world[R->bone] : A->sb;                            \
-        if (mode == 0) RUN(P->inf + R->first, R->count, m, A->off, 0, t);                       \
-        else if (mode == 1) RUN(P->inf + R->first, R->count, m, A->off, 1, t);                  \
-        else RUN(P->inf + R->first, R->count, m, A->off, 2, t);                                 \
-    }                                                                                           \
-    for (int32_t g = A->g0; g < A->g0 + A->ng; g++) {                                           \
-        const ob_wv_group *G = &P->groups[g];                                                   \
-        const double *tg = t + 4 * (size_t)G->step;                                             \
-        const int32_t *vp = P->vpair + 2 * (size_t)G->vpair;                                    \
-        switch (G->k) {                                                                         \
-        case 1: PAIRS(tg, vp, G->pairs, 1, A->out); break;                                      \
-        case 2: PAIRS(tg, vp, G->pairs, 2, A->out); break;                                      \
-        case 3: PAIRS(tg, vp, G->pairs, 3, A->out); break;                                      \
-        case 4: PAIRS(tg, vp, G->pairs, 4, A->out); break;                                      \
-        default: PAIRS(tg, vp, G->pairs, G->k, A->out); break;                                  \
-        }                                                                                       \
+#define WV_BODY(GROUP)                                                                           \
+    for (int32_t g = g0; g < g0 + ng; g++) {                                                     \
+        const ob_wv_group *G = &A->P->groups[g];                                                 \
+        switch (G->k) {                                                                          \
+        case 0:                                                                                  \
+            for (int32_t i = 0; i < G->n; i++) {                                                 \
+                int32_t v = A->P->vtx[4 * (size_t)G->quad + i];                                  \
+                A->out[2 * v] = A->out[2 * v + 1] = 0.0f;  /* no influence: the empty sum */     \
+            }                                                                                    \
+            break;                                                                               \
+        case 1: GROUP(A, G, mode, 1); break;                                                     \
+        case 2: GROUP(A, G, mode, 2); break;                                                     \
+        case 3: GROUP(A, G, mode, 3); break;                                                     \
+        case 4: GROUP(A, G, mode, 4); break;                                                     \
+        default: GROUP(A, G, mode, G->k); break;                                                 \
+        }                                                                                        \
     }
 
-static void weighted_sse2(const wv_args *A, int mode) { WV_BODY(wv_run_sse2, wv_pairs_sse2) }
+WV_INLINE void weighted_sse2_m(const wv_args *A, int32_t g0, int32_t ng, const int mode) { WV_BODY(wv_group_sse2) }
+static void weighted_sse2(const wv_args *A, int32_t g0, int32_t ng, int mode)
+{
+    if (mode == 0) weighted_sse2_m(A, g0, ng, 0);
+    else if (mode == 1) weighted_sse2_m(A, g0, ng, 1);
+    else weighted_sse2_m(A, g0, ng, 2);
+}
 #ifdef WV_AVX2
-WV_AVX static void weighted_avx2(const wv_args *A, int mode) { WV_BODY(wv_run_avx2, wv_pairs_avx2) }
+WV_AVX WV_INLINE void weighted_avx2_m(const wv_args *A, int32_t g0, int32_t ng, const int mode) { WV_BODY(wv_group_avx2) }
+WV_AVX static void weighted_avx2(const wv_args *A, int32_t g0, int32_t ng, int mode)
+{
+    if (mode == 0) weighted_avx2_m(A, g0, ng, 0);
+    else if (mode == 1) weighted_avx2_m(A, g0, ng, 1);
+    else weighted_avx2_m(A, g0, ng, 2);
+}
 int ob_wv_have_avx2(void) { return __builtin_cpu_supports("avx2") != 0; }
 #else
 int ob_wv_have_avx2(void) { return 0; }
@@ -417,26 +421,26 @@ int ob_wv_have_avx2(void) { return 0; }
 #endif
 
 int32_t ob_attachment_world_vertices_planned(const ob_instance *inst, int32_t slot, int32_t ai, const ob_deform *d,
-                                             ob_wv_plan *plan, float *out)
+                                             const ob_wv_use *use, float *out)
 {
     const ob_attachment *att = &inst->doc->attachments[ai];
     offsets off = d && att->type != OB_ATT_CLIPPING ? (offsets){d->values, d->count, d->per_influence} : (offsets){NULL, 0, 0};
 #ifdef WV_SIMD
+    const ob_wv_plan *P = use->plan;
     int32_t n = att->vertex_count;
-    if (!planned(att) || plan->count[ai] == 0 || plan->width == 3) return world_vertices_off(inst, slot, att, off, out, NULL);
+    if (!P || P->count[ai] == 0 || use->width == 3) return world_vertices_off(inst, slot, att, off, out, NULL);
     int mode = off.count == 0 ? 0
              : !off.per_influence && off.count >= 2 * n ? 1
              : off.per_influence && off.count / 2 >= att->weight_start[n] ? 2 : -1;
     if (mode < 0) return world_vertices_off(inst, slot, att, off, out, NULL);  /* a short array */
-    wv_args A = {plan, plan->rfirst[ai], plan->rcount[ai], plan->first[ai], plan->count[ai], inst->world,
-                 &inst->world[inst->doc->slots[slot].bone], off.v, out};
+    wv_args A = {P, inst->world, off.v, out};
 #ifdef WV_AVX2
-    if (plan->width != 1 && ob_wv_have_avx2()) { weighted_avx2(&A, mode); return n; }
+    if (use->width != 1 && ob_wv_have_avx2()) { weighted_avx2(&A, P->first[ai], P->count[ai], mode); return n; }
 #endif
-    weighted_sse2(&A, mode);
+    weighted_sse2(&A, P->first[ai], P->count[ai], mode);
     return n;
 #else
-    (void)plan; (void)ai;
+    (void)use; (void)ai;
     return world_vertices_off(inst, slot, att, off, out, NULL);
 #endif
 }

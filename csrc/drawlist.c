@@ -250,6 +250,7 @@ static int build_region_mesh_caches(const ob_document *doc, ob_draw_state *ds)
 typedef struct draw_shared {
     void (*free)(void *self);    /* first: what ob_document_free calls (document.h) */
     ob_draw_state k;             /* only the cache fields are set */
+    _Atomic(ob_wv_plan *) plan;  /* the weighted meshes' plan: built by the first vertex build */
 } draw_shared;
 
 static void free_caches(ob_draw_state *ds)
@@ -264,6 +265,9 @@ static void draw_shared_free(void *p)
 {
     draw_shared *s = p;
     free_caches(&s->k);
+    ob_wv_plan *plan = atomic_load(&s->plan);
+    if (plan) ob_wv_plan_free(plan);
+    free(plan);
     free(s);
 }
 
@@ -336,6 +340,7 @@ static const ob_draw_state *shared_caches(const ob_document *doc)
     s = calloc(1, sizeof *s);
     if (!s) return NULL;
     s->free = draw_shared_free;
+    atomic_init(&s->plan, NULL);
     if (build_caches(doc, &s->k) < 0) {
         draw_shared_free(s);
         return NULL;
@@ -346,6 +351,28 @@ static const ob_draw_state *shared_caches(const ob_document *doc)
         s = none;
     }
     return &s->k;
+}
+
+/* The document's weighted-vertex plan, built once (by whichever instance
+** asks first; a loser of the race frees its copy), read-only afterwards. */
+static const ob_wv_plan *shared_plan(const ob_document *doc)
+{
+    draw_shared *s = atomic_load(&((ob_document *)doc)->draw_shared);  /* set at instance creation */
+    ob_wv_plan *p = atomic_load(&s->plan);
+    if (p) return p;
+    p = malloc(sizeof *p);
+    if (!p) return NULL;
+    if (ob_wv_plan_build(doc, p) < 0) {
+        free(p);
+        return NULL;
+    }
+    ob_wv_plan *none = NULL;
+    if (!atomic_compare_exchange_strong(&s->plan, &none, p)) {
+        ob_wv_plan_free(p);
+        free(p);
+        p = none;
+    }
+    return p;
 }
 
 int ob_draw_state_create(ob_instance *inst)
@@ -423,7 +450,7 @@ static int size_outputs(ob_instance *inst)
     XALLOC(ds->wv_first, ns);
     XALLOC(ds->wv_vertices, ns);
     XALLOC(ds->wv, 2 * (size_t)ds->vertex_capacity);
-    if (ob_wv_plan_build(inst->doc, &ds->wv_plan) < 0) return -1;
+    if (!(ds->wv_plan.plan = shared_plan(inst->doc))) return -1;
     XALLOC(ds->slot_cache, ns);
     for (int32_t s = 0; s < ns; s++) ds->slot_cache[s].skin = INT32_MIN;  /* nothing cached */
     ds->outputs_sized = 1;
@@ -439,7 +466,6 @@ void ob_draw_state_free(ob_instance *inst)
     free(ds->text_override);
     /* the caches are the document's (shared_caches) */
     free(ds->wv_slot); free(ds->wv_attachment); free(ds->wv_first); free(ds->wv_vertices); free(ds->wv);
-    ob_wv_plan_free(&ds->wv_plan);
     free(ds->slot_cache);
     free(ds->items); free(ds->masks);
     free(ds->vertices); free(ds->uvs); free(ds->indices); free(ds->colors);
