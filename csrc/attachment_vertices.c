@@ -164,15 +164,22 @@ int32_t ob_attachment_world_vertices_d(const ob_instance *inst, int32_t slot,
 
 #include <stdlib.h>
 
-static int cmp_key(const void *a, const void *b)
+/* a vertex as the plan sorts it: by influence count, then its bones in the
+** file's order, then its index */
+typedef struct wv_key { const ob_weight *w; int32_t k, v; } wv_key;
+
+static int cmp_key(const void *pa, const void *pb)
 {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return x < y ? -1 : x > y;
+    const wv_key *a = pa, *b = pb;
+    if (a->k != b->k) return a->k < b->k ? -1 : 1;
+    for (int32_t j = 0; j < a->k; j++)
+        if (a->w[j].bone != b->w[j].bone) return a->w[j].bone < b->w[j].bone ? -1 : 1;
+    return a->v < b->v ? -1 : a->v > b->v;
 }
 
 void ob_wv_plan_free(ob_wv_plan *P)
 {
-    free(P->first); free(P->count); free(P->groups); free(P->vtx); free(P->flat); free(P->step); free(P->bone);
+    free(P->first); free(P->count); free(P->classes); free(P->bones); free(P->vtx); free(P->step);
     memset(P, 0, sizeof *P);
 }
 
@@ -193,12 +200,20 @@ static void *alloc64(size_t bytes)
     return aligned_alloc(64, bytes ? bytes : 64);
 }
 
+static int same_bones(const wv_key *a, const wv_key *b)
+{
+    if (a->k != b->k) return 0;
+    for (int32_t j = 0; j < a->k; j++)
+        if (a->w[j].bone != b->w[j].bone) return 0;
+    return 1;
+}
+
 int ob_wv_plan_build(const ob_document *doc, ob_wv_plan *P)
 {
     int32_t na = doc->attachment_count;
     memset(P, 0, sizeof *P);
-    size_t ng = 0, nq = 0, ns = 0, maxv = 1;
-    int64_t *key = NULL;
+    size_t nc = 0, nb = 0, np = 0, ns = 0, maxv = 1;
+    wv_key *key = NULL;
     P->first = calloc(na > 0 ? (size_t)na : 1, sizeof *P->first);
     P->count = calloc(na > 0 ? (size_t)na : 1, sizeof *P->count);
     if (!P->first || !P->count) goto oom;
@@ -210,53 +225,50 @@ int ob_wv_plan_build(const ob_document *doc, ob_wv_plan *P)
     if (!key) goto oom;
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 1) {
-            P->groups = calloc(ng ? ng : 1, sizeof *P->groups);
-            P->vtx = calloc(nq ? 4 * nq : 1, sizeof *P->vtx);
-            P->flat = calloc(nq ? 4 * nq : 1, sizeof *P->flat);
-            P->step = alloc64(24 * ns * sizeof *P->step);
-            P->bone = calloc(ns ? 4 * ns : 1, sizeof *P->bone);
-            if (!P->groups || !P->vtx || !P->flat || !P->step || !P->bone) goto oom;
-            ng = nq = ns = 0;
+            P->classes = calloc(nc ? nc : 1, sizeof *P->classes);
+            P->bones = calloc(nb ? nb : 1, sizeof *P->bones);
+            P->vtx = calloc(np ? 4 * np : 1, sizeof *P->vtx);
+            P->step = alloc64(12 * ns * sizeof *P->step);
+            if (!P->classes || !P->bones || !P->vtx || !P->step) goto oom;
+            nc = nb = np = ns = 0;
         }
         for (int32_t i = 0; i < na; i++) {
             const ob_attachment *a = &doc->attachments[i];
             if (!plannable(doc, a)) continue;
             const int32_t *ws = a->weight_start;
             int32_t n = a->vertex_count;
-            /* groups by influence count, file order inside, four vertices a quad */
-            for (int32_t v = 0; v < n; v++) key[v] = ((int64_t)(ws[v + 1] - ws[v]) << 32) | v;
+            for (int32_t v = 0; v < n; v++) key[v] = (wv_key){a->weights + ws[v], ws[v + 1] - ws[v], v};
             qsort(key, (size_t)n, sizeof *key, cmp_key);
-            if (pass == 1) P->first[i] = (int32_t)ng;
+            if (pass == 1) P->first[i] = (int32_t)nc;
             for (int32_t j = 0; j < n;) {
-                int32_t k = (int32_t)(key[j] >> 32), e = j;
-                while (e < n && (int32_t)(key[e] >> 32) == k) e++;
-                int32_t quads = (e - j + 3) / 4;
+                int32_t k = key[j].k, e = j + 1;
+                while (e < n && same_bones(&key[j], &key[e])) e++;
+                int32_t pairs = (e - j + 1) / 2;
                 if (pass == 1) {
-                    P->groups[ng] = (ob_wv_group){k, e - j, (int32_t)ns, (int32_t)nq};
-                    for (int32_t q = 0; q < quads; q++)
-                        for (int l = 0; l < 4; l++) {
-                            int32_t at = j + 4 * q + l < e ? j + 4 * q + l : e - 1;  /* padded: the last again */
-                            int32_t v = (int32_t)(key[at] & 0xffffffff);
-                            P->vtx[4 * (nq + q) + l] = v;
-                            P->flat[4 * (nq + q) + l] = ws[v];
+                    P->classes[nc] = (ob_wv_class){k, e - j, (int32_t)nb, (int32_t)np, (int32_t)ns};
+                    for (int32_t t = 0; t < k; t++) P->bones[nb + t] = key[j].w[t].bone;
+                    for (int32_t q = 0; q < pairs; q++)
+                        for (int l = 0; l < 2; l++) {
+                            const wv_key *kv = &key[j + 2 * q + l < e ? j + 2 * q + l : e - 1];  /* odd: the last again */
+                            P->vtx[4 * (np + q) + l] = kv->v;
+                            P->vtx[4 * (np + q) + 2 + l] = ws[kv->v];
                             for (int32_t t = 0; t < k; t++) {
-                                size_t s = ns + (size_t)q * k + t;
-                                const ob_weight *w = &a->weights[ws[v] + t];
-                                double *S = P->step + 24 * s;
+                                double *S = P->step + 12 * (ns + (size_t)q * k + t);
+                                const ob_weight *w = &kv->w[t];
                                 S[2 * l] = S[2 * l + 1] = w->weight * w->x;
-                                S[8 + 2 * l] = S[8 + 2 * l + 1] = w->weight * w->y;
-                                S[16 + 2 * l] = S[16 + 2 * l + 1] = w->weight;
-                                P->bone[4 * s + l] = w->bone;
+                                S[4 + 2 * l] = S[4 + 2 * l + 1] = w->weight * w->y;
+                                S[8 + 2 * l] = S[8 + 2 * l + 1] = w->weight;
                             }
                         }
                 }
-                ng++;
-                nq += (size_t)quads;
-                ns += (size_t)quads * (size_t)k;
+                nc++;
+                nb += (size_t)k;
+                np += (size_t)pairs;
+                ns += (size_t)pairs * (size_t)k;
                 j = e;
             }
-            if (pass == 1) P->count[i] = (int32_t)ng - P->first[i];
-            if (ng > INT32_MAX / 32 || nq > INT32_MAX / 32 || ns > INT32_MAX / 32) goto oom;
+            if (pass == 1) P->count[i] = (int32_t)nc - P->first[i];
+            if (nc > INT32_MAX / 32 || nb > INT32_MAX / 32 || np > INT32_MAX / 32 || ns > INT32_MAX / 32) goto oom;
         }
     }
     free(key);
@@ -267,22 +279,10 @@ oom:
     return -1;
 }
 
-size_t ob_wv_plan_bytes(const ob_document *doc, const ob_wv_plan *P)
-{
-    size_t ng = 0, nq = 0, ns = 0;
-    for (int32_t i = 0; i < doc->attachment_count; i++)
-        for (int32_t g = P->first[i]; g < P->first[i] + P->count[i]; g++) {
-            ng++;
-            nq += ((size_t)P->groups[g].n + 3) / 4;
-            ns += ((size_t)P->groups[g].n + 3) / 4 * (size_t)P->groups[g].k;
-        }
-    return 2 * sizeof(int32_t) * (size_t)doc->attachment_count + ng * sizeof(ob_wv_group) + 8 * nq * sizeof(int32_t) +
-           ns * (24 * sizeof(double) + 4 * sizeof(int32_t));
-}
-
 /* The kernels.  mode 0: no offsets; 1: one pair per vertex; 2: one pair per
-** influence.  Lanes: SSE2 one vertex (x, y), AVX2 two (x0, y0, x1, y1),
-** AVX-512 four; each lane does the scalar loop's operations in its order. */
+** influence.  Lanes: SSE2 one vertex (x, y), AVX2 two (x0, y0, x1, y1); the
+** class's bone worlds are loaded once, as (a, c), (b, d), (tx, ty) per lane
+** pair; each lane does the scalar loop's operations in its order. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__) && !defined(OB_NO_DISPATCH)
 #define WV_AVX2 1
 #endif
@@ -297,120 +297,140 @@ typedef struct wv_args {
     float *out;
 } wv_args;
 
-/* a group's quads, one vertex at a time */
-WV_INLINE void wv_group_sse2(const wv_args *A, const ob_wv_group *G, const int mode, const int k)
-{
-    const ob_wv_plan *P = A->P;
-    const double *S = P->step + 24 * (size_t)G->step;
-    const int32_t *B = P->bone + 4 * (size_t)G->step, *V = P->vtx + 4 * (size_t)G->quad, *F = P->flat + 4 * (size_t)G->quad;
-    for (int32_t left = G->n; left > 0; left -= 4, S += 24 * k, B += 4 * k, V += 4, F += 4) {
-        for (int l = 0; l < 4 && l < left; l++) {
-            __m128d acc = _mm_setzero_pd(), dxx = acc, dyy = acc;
-            if (mode == 1) {
-                __m128d d = _mm_loadu_pd(A->off + 2 * V[l]);
-                dxx = _mm_unpacklo_pd(d, d);
-                dyy = _mm_unpackhi_pd(d, d);
-            }
-            for (int j = 0; j < k; j++) {
-                const double *s = S + 24 * j + 2 * l;
-                const ob_mat *m = A->world + B[4 * j + l];
-                __m128d ab = _mm_loadu_pd(&m->a), cd = _mm_loadu_pd(&m->c), mt = _mm_loadu_pd(&m->x);
-                __m128d px = _mm_load_pd(s), py = _mm_load_pd(s + 8), w = _mm_load_pd(s + 16);
-                if (mode == 2) {
-                    __m128d d = _mm_loadu_pd(A->off + 2 * (F[l] + j));
-                    dxx = _mm_unpacklo_pd(d, d);
-                    dyy = _mm_unpackhi_pd(d, d);
-                }
-                if (mode) {
-                    px = _mm_add_pd(px, _mm_mul_pd(w, dxx));
-                    py = _mm_add_pd(py, _mm_mul_pd(w, dyy));
-                }
-                __m128d t = _mm_add_pd(_mm_add_pd(_mm_mul_pd(_mm_unpacklo_pd(ab, cd), px), _mm_mul_pd(_mm_unpackhi_pd(ab, cd), py)),
-                                       _mm_mul_pd(mt, w));
-                acc = j ? _mm_add_pd(acc, t) : t;
-            }
-            _mm_storel_pi((__m64 *)(void *)(A->out + 2 * V[l]), _mm_cvtpd_ps(acc));
-        }
+/* SSE2: per vertex (lane l of each pair), two lanes (x, y) */
+#define WV_CLASS_BODY(VEC, LOAD, LOADM, ADD, MUL, ZERO, UNLO, UNHI, LOADD, STORE, LANES)                 \
+    const ob_wv_plan *P = A->P;                                                                           \
+    const double *s = P->step + 12 * (size_t)C->step;                                                      \
+    const int32_t *vp = P->vtx + 4 * (size_t)C->vtx;                                                       \
+    VEC ac[KMAX], bd[KMAX], mt[KMAX];                                                                      \
+    _Pragma("GCC unroll 4")                                                                                \
+    for (int j = 0; j < k; j++) {                                                                          \
+        const ob_mat *m = A->world + P->bones[C->bone + j];                                                \
+        VEC r0 = LOADM(&m->a), r1 = LOADM(&m->c);                                                          \
+        ac[j] = UNLO(r0, r1);                                                                              \
+        bd[j] = UNHI(r0, r1);                                                                              \
+        mt[j] = LOADM(&m->x);                                                                              \
+    }                                                                                                      \
+    for (int32_t i = 0; i < C->n; i += LANES) {                                                            \
+        /* SSE2: lane i & 1 of pair i / 2 (its entries 2 doubles on); AVX2: the pair */                   \
+        const int32_t *q = vp + (i & 1);                                                                   \
+        const double *e = s + 2 * (i & 1);                                                                 \
+        VEC acc = ZERO, dxx = acc, dyy = acc;                                                              \
+        if (mode == 1) {                                                                                   \
+            VEC d = LOADD(q[0], q[1]);                                                                     \
+            dxx = UNLO(d, d);                                                                              \
+            dyy = UNHI(d, d);                                                                              \
+        }                                                                                                  \
+        _Pragma("GCC unroll 4")                                                                            \
+        for (int j = 0; j < k; j++) {                                                                      \
+            VEC px = LOAD(e + 12 * j), py = LOAD(e + 12 * j + 4), w = LOAD(e + 12 * j + 8);                \
+            if (mode == 2) {                                                                               \
+                VEC d = LOADD(q[2] + j, q[3] + j);                                                         \
+                dxx = UNLO(d, d);                                                                          \
+                dyy = UNHI(d, d);                                                                          \
+            }                                                                                              \
+            if (mode) {                                                                                    \
+                px = ADD(px, MUL(w, dxx));                                                                 \
+                py = ADD(py, MUL(w, dyy));                                                                 \
+            }                                                                                              \
+            VEC t = ADD(ADD(MUL(ac[j], px), MUL(bd[j], py)), MUL(mt[j], w));                               \
+            acc = j ? ADD(acc, t) : t;                                                                     \
+        }                                                                                                  \
+        STORE(q, acc);                                                                                     \
+        if (LANES == 2 || (i & 1)) {                                                                       \
+            vp += 4;                                                                                       \
+            s += 12 * k;                                                                                   \
+        }                                                                                                  \
     }
+
+#define WV_KMAX 4  /* classes of up to 4 influences keep their bones in registers */
+
+#define S2_LOADD(a, b) _mm_loadu_pd(A->off + 2 * (a))
+#define S2_STORE(vp, acc) _mm_storel_pi((__m64 *)(void *)(A->out + 2 * (vp)[0]), _mm_cvtpd_ps(acc))
+WV_INLINE void wv_class_sse2(const wv_args *A, const ob_wv_class *C, const int mode, const int k)
+{
+    enum { KMAX = WV_KMAX };
+    WV_CLASS_BODY(__m128d, _mm_load_pd, _mm_loadu_pd, _mm_add_pd, _mm_mul_pd, _mm_setzero_pd(), _mm_unpacklo_pd,
+                  _mm_unpackhi_pd, S2_LOADD, S2_STORE, 1)
 }
 
 #ifdef WV_AVX2
 #define WV_AVX __attribute__((target("avx2")))
-/* two vertices at a time (a quad's halves) */
-WV_AVX WV_INLINE void wv_group_avx2(const wv_args *A, const ob_wv_group *G, const int mode, const int k)
+#define A2_LOADD(a, b) _mm256_loadu2_m128d(A->off + 2 * (b), A->off + 2 * (a))
+#define A2_BCAST(p) _mm256_broadcast_pd((const __m128d *)(const void *)(p))
+#define A2_STORE(vp, acc)                                                                                  \
+    do {                                                                                                   \
+        __m128 f_ = _mm256_cvtpd_ps(acc);                                                                  \
+        _mm_storeh_pi((__m64 *)(void *)(A->out + 2 * (vp)[1]), f_);  /* odd: the same vertex, value */     \
+        _mm_storel_pi((__m64 *)(void *)(A->out + 2 * (vp)[0]), f_);                                        \
+    } while (0)
+WV_AVX WV_INLINE void wv_class_avx2(const wv_args *A, const ob_wv_class *C, const int mode, const int k)
 {
-    const ob_wv_plan *P = A->P;
-    const double *S = P->step + 24 * (size_t)G->step;
-    const int32_t *B = P->bone + 4 * (size_t)G->step, *V = P->vtx + 4 * (size_t)G->quad, *F = P->flat + 4 * (size_t)G->quad;
-    for (int32_t left = G->n; left > 0; left -= 4, S += 24 * k, B += 4 * k, V += 4, F += 4) {
-        for (int h = 0; h < 4 && h < left; h += 2) {
-            __m256d acc = _mm256_setzero_pd(), dxx = acc, dyy = acc;
-            if (mode == 1) {
-                __m256d d = _mm256_loadu2_m128d(A->off + 2 * V[h + 1], A->off + 2 * V[h]);
-                dxx = _mm256_unpacklo_pd(d, d);
-                dyy = _mm256_unpackhi_pd(d, d);
-            }
-            for (int j = 0; j < k; j++) {
-                const double *s = S + 24 * j + 2 * h;
-                const ob_mat *m0 = A->world + B[4 * j + h], *m1 = A->world + B[4 * j + h + 1];
-                __m256d ab = _mm256_loadu2_m128d(&m1->a, &m0->a), cd = _mm256_loadu2_m128d(&m1->c, &m0->c);
-                __m256d mt = _mm256_loadu2_m128d(&m1->x, &m0->x);
-                __m256d px = _mm256_load_pd(s), py = _mm256_load_pd(s + 8), w = _mm256_load_pd(s + 16);
-                if (mode == 2) {
-                    __m256d d = _mm256_loadu2_m128d(A->off + 2 * (F[h + 1] + j), A->off + 2 * (F[h] + j));
-                    dxx = _mm256_unpacklo_pd(d, d);
-                    dyy = _mm256_unpackhi_pd(d, d);
-                }
-                if (mode) {
-                    px = _mm256_add_pd(px, _mm256_mul_pd(w, dxx));
-                    py = _mm256_add_pd(py, _mm256_mul_pd(w, dyy));
-                }
-                __m256d t = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_unpacklo_pd(ab, cd), px),
-                                                        _mm256_mul_pd(_mm256_unpackhi_pd(ab, cd), py)),
-                                          _mm256_mul_pd(mt, w));
-                acc = j ? _mm256_add_pd(acc, t) : t;
-            }
-            __m128 f = _mm256_cvtpd_ps(acc);
-            _mm_storeh_pi((__m64 *)(void *)(A->out + 2 * V[h + 1]), f);  /* a padded lane: the same vertex, the same value */
-            _mm_storel_pi((__m64 *)(void *)(A->out + 2 * V[h]), f);
-        }
-    }
+    enum { KMAX = WV_KMAX };
+    WV_CLASS_BODY(__m256d, _mm256_load_pd, A2_BCAST, _mm256_add_pd, _mm256_mul_pd, _mm256_setzero_pd(),
+                  _mm256_unpacklo_pd, _mm256_unpackhi_pd, A2_LOADD, A2_STORE, 2)
 }
 #endif
 
+/* a class of more than WV_KMAX influences: the scalar loop's operations on its entries */
+static void wv_class_long(const wv_args *A, const ob_wv_class *C, int mode)
+{
+    const ob_wv_plan *P = A->P;
+    for (int32_t i = 0; i < C->n; i++) {
+        const int32_t *vp = P->vtx + 4 * ((size_t)C->vtx + (size_t)i / 2) + (i & 1);
+        const double *s = P->step + 12 * ((size_t)C->step + (size_t)C->k * (i / 2)) + 2 * (i & 1);
+        double wx = 0, wy = 0, dx = 0, dy = 0;
+        if (mode == 1) { dx = A->off[2 * vp[0]]; dy = A->off[2 * vp[0] + 1]; }
+        for (int32_t j = 0; j < C->k; j++, s += 12) {
+            const ob_mat *m = A->world + P->bones[C->bone + j];
+            double wt = s[8], px = s[0], py = s[4];
+            if (mode == 2) { dx = A->off[2 * (vp[2] + j)]; dy = A->off[2 * (vp[2] + j) + 1]; }
+            if (mode) {
+                px = px + wt * dx;
+                py = py + wt * dy;
+            }
+            double tx = m->a * px + m->b * py + m->x * wt, ty = m->c * px + m->d * py + m->y * wt;
+            if (j) { wx += tx; wy += ty; }
+            else { wx = tx; wy = ty; }
+        }
+        A->out[2 * vp[0]] = (float)wx;
+        A->out[2 * vp[0] + 1] = (float)wy;
+    }
+}
+
 /* one body per width; in each loop the mode and (1-4) the influence count are constants */
-#define WV_BODY(GROUP)                                                                           \
-    for (int32_t g = g0; g < g0 + ng; g++) {                                                     \
-        const ob_wv_group *G = &A->P->groups[g];                                                 \
-        switch (G->k) {                                                                          \
+#define WV_BODY(CLASS)                                                                           \
+    for (int32_t c = c0; c < c0 + nc; c++) {                                                     \
+        const ob_wv_class *C = &A->P->classes[c];                                                \
+        switch (C->k) {                                                                          \
         case 0:                                                                                  \
-            for (int32_t i = 0; i < G->n; i++) {                                                 \
-                int32_t v = A->P->vtx[4 * (size_t)G->quad + i];                                  \
+            for (int32_t i = 0; i < C->n; i++) {                                                 \
+                int32_t v = A->P->vtx[4 * ((size_t)C->vtx + (size_t)i / 2) + (i & 1)];           \
                 A->out[2 * v] = A->out[2 * v + 1] = 0.0f;  /* no influence: the empty sum */     \
             }                                                                                    \
             break;                                                                               \
-        case 1: GROUP(A, G, mode, 1); break;                                                     \
-        case 2: GROUP(A, G, mode, 2); break;                                                     \
-        case 3: GROUP(A, G, mode, 3); break;                                                     \
-        case 4: GROUP(A, G, mode, 4); break;                                                     \
-        default: GROUP(A, G, mode, G->k); break;                                                 \
+        case 1: CLASS(A, C, mode, 1); break;                                                     \
+        case 2: CLASS(A, C, mode, 2); break;                                                     \
+        case 3: CLASS(A, C, mode, 3); break;                                                     \
+        case 4: CLASS(A, C, mode, 4); break;                                                     \
+        default: wv_class_long(A, C, mode); break;                                               \
         }                                                                                        \
     }
 
-WV_INLINE void weighted_sse2_m(const wv_args *A, int32_t g0, int32_t ng, const int mode) { WV_BODY(wv_group_sse2) }
-static void weighted_sse2(const wv_args *A, int32_t g0, int32_t ng, int mode)
+WV_INLINE void weighted_sse2_m(const wv_args *A, int32_t c0, int32_t nc, const int mode) { WV_BODY(wv_class_sse2) }
+static void weighted_sse2(const wv_args *A, int32_t c0, int32_t nc, int mode)
 {
-    if (mode == 0) weighted_sse2_m(A, g0, ng, 0);
-    else if (mode == 1) weighted_sse2_m(A, g0, ng, 1);
-    else weighted_sse2_m(A, g0, ng, 2);
+    if (mode == 0) weighted_sse2_m(A, c0, nc, 0);
+    else if (mode == 1) weighted_sse2_m(A, c0, nc, 1);
+    else weighted_sse2_m(A, c0, nc, 2);
 }
 #ifdef WV_AVX2
-WV_AVX WV_INLINE void weighted_avx2_m(const wv_args *A, int32_t g0, int32_t ng, const int mode) { WV_BODY(wv_group_avx2) }
-WV_AVX static void weighted_avx2(const wv_args *A, int32_t g0, int32_t ng, int mode)
+WV_AVX WV_INLINE void weighted_avx2_m(const wv_args *A, int32_t c0, int32_t nc, const int mode) { WV_BODY(wv_class_avx2) }
+WV_AVX static void weighted_avx2(const wv_args *A, int32_t c0, int32_t nc, int mode)
 {
-    if (mode == 0) weighted_avx2_m(A, g0, ng, 0);
-    else if (mode == 1) weighted_avx2_m(A, g0, ng, 1);
-    else weighted_avx2_m(A, g0, ng, 2);
+    if (mode == 0) weighted_avx2_m(A, c0, nc, 0);
+    else if (mode == 1) weighted_avx2_m(A, c0, nc, 1);
+    else weighted_avx2_m(A, c0, nc, 2);
 }
 int ob_wv_have_avx2(void) { return __builtin_cpu_supports("avx2") != 0; }
 #else
@@ -434,6 +454,9 @@ int32_t ob_attachment_world_vertices_planned(const ob_instance *inst, int32_t sl
              : off.per_influence && off.count / 2 >= att->weight_start[n] ? 2 : -1;
     if (mode < 0) return world_vertices_off(inst, slot, att, off, out, NULL);  /* a short array */
     wv_args A = {P, inst->world, off.v, out};
+#ifdef WV_SKIP
+    return n;
+#endif
 #ifdef WV_AVX2
     if (use->width != 1 && ob_wv_have_avx2()) { weighted_avx2(&A, P->first[ai], P->count[ai], mode); return n; }
 #endif

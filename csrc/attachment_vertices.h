@@ -52,18 +52,21 @@ int32_t ob_attachment_world_vertices_d(const ob_instance *inst, int32_t slot,
 ** so every path gives the same bits: that loop, the SSE2 baseline (a vertex
 ** in two lanes), the AVX2 clone (two in four).  Meshes with a slot-bone
 ** influence (bone -1) are not planned. */
-typedef struct ob_wv_group { int32_t k, n, step, quad; } ob_wv_group;  /* n vertices; first step, first quad */
+typedef struct ob_wv_class {     /* vertices with the same bones, in the same order */
+    int32_t k, n;                /* influences per vertex, vertices */
+    int32_t bone;                /* its k bones: from ob_wv_plan.bones[bone] */
+    int32_t vtx;                 /* its pairs: from ob_wv_plan.vtx[4 * vtx] */
+    int32_t step;                /* its steps (k per pair): from ob_wv_plan.step[12 * step] */
+} ob_wv_class;
 typedef struct ob_wv_plan {
-    int32_t *first, *count;      /* per attachment: its groups (count 0: not planned) */
-    ob_wv_group *groups;
-    int32_t *vtx;                /* 4 per quad: its vertices */
-    int32_t *flat;               /* 4 per quad: their first influence in att->weights (per-influence offsets) */
-    double *step;                /* 24 per step, 64-byte aligned: (w·x, w·x) ×4, (w·y, w·y) ×4, (w, w) ×4 */
-    int32_t *bone;               /* 4 per step: the influences' bones */
+    int32_t *first, *count;      /* per attachment: its classes (count 0: not planned) */
+    ob_wv_class *classes;
+    int32_t *bones;
+    int32_t *vtx;                /* 4 per pair: its vertices v0, v1 (odd: the last twice), their first influence */
+    double *step;                /* 12 per step, 64-byte aligned: (w·x, w·x) ×2, (w·y, w·y) ×2, (w, w) ×2 */
 } ob_wv_plan;
 int ob_wv_plan_build(const ob_document *doc, ob_wv_plan *plan);  /* -1: out of memory */
 void ob_wv_plan_free(ob_wv_plan *plan);
-size_t ob_wv_plan_bytes(const ob_document *doc, const ob_wv_plan *plan);
 /* An instance's use of its document's plan. */
 typedef struct ob_wv_use {
     const ob_wv_plan *plan;      /* NULL until the first vertex build */
