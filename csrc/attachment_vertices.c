@@ -302,10 +302,13 @@ typedef struct wv_args {
     const ob_wv_plan *P = A->P;                                                                           \
     const double *s = P->step + 12 * (size_t)C->step;                                                      \
     const int32_t *vp = P->vtx + 4 * (size_t)C->vtx;                                                       \
+    const ob_mat *world = A->world;                                                                        \
+    const double *off = A->off;                                                                            \
+    float *out = A->out;                                                                                   \
     VEC ac[KMAX], bd[KMAX], mt[KMAX];                                                                      \
-    _Pragma("GCC unroll 4")                                                                                \
+    _Pragma("GCC unroll 6")                                                                                \
     for (int j = 0; j < k; j++) {                                                                          \
-        const ob_mat *m = A->world + P->bones[C->bone + j];                                                \
+        const ob_mat *m = world + P->bones[C->bone + j];                                                   \
         VEC r0 = LOADM(&m->a), r1 = LOADM(&m->c);                                                          \
         ac[j] = UNLO(r0, r1);                                                                              \
         bd[j] = UNHI(r0, r1);                                                                              \
@@ -321,7 +324,7 @@ typedef struct wv_args {
             dxx = UNLO(d, d);                                                                              \
             dyy = UNHI(d, d);                                                                              \
         }                                                                                                  \
-        _Pragma("GCC unroll 4")                                                                            \
+        _Pragma("GCC unroll 6")                                                                            \
         for (int j = 0; j < k; j++) {                                                                      \
             VEC px = LOAD(e + 12 * j), py = LOAD(e + 12 * j + 4), w = LOAD(e + 12 * j + 8);                \
             if (mode == 2) {                                                                               \
@@ -343,10 +346,10 @@ typedef struct wv_args {
         }                                                                                                  \
     }
 
-#define WV_KMAX 4  /* classes of up to 4 influences keep their bones in registers */
+#define WV_KMAX 6  /* classes of up to 6 influences keep their bones in registers */
 
-#define S2_LOADD(a, b) _mm_loadu_pd(A->off + 2 * (a))
-#define S2_STORE(vp, acc) _mm_storel_pi((__m64 *)(void *)(A->out + 2 * (vp)[0]), _mm_cvtpd_ps(acc))
+#define S2_LOADD(a, b) _mm_loadu_pd(off + 2 * (a))
+#define S2_STORE(vp, acc) _mm_storel_pi((__m64 *)(void *)(out + 2 * (vp)[0]), _mm_cvtpd_ps(acc))
 WV_INLINE void wv_class_sse2(const wv_args *A, const ob_wv_class *C, const int mode, const int k)
 {
     enum { KMAX = WV_KMAX };
@@ -356,13 +359,13 @@ WV_INLINE void wv_class_sse2(const wv_args *A, const ob_wv_class *C, const int m
 
 #ifdef WV_AVX2
 #define WV_AVX __attribute__((target("avx2")))
-#define A2_LOADD(a, b) _mm256_loadu2_m128d(A->off + 2 * (b), A->off + 2 * (a))
+#define A2_LOADD(a, b) _mm256_loadu2_m128d(off + 2 * (b), off + 2 * (a))
 #define A2_BCAST(p) _mm256_broadcast_pd((const __m128d *)(const void *)(p))
 #define A2_STORE(vp, acc)                                                                                  \
     do {                                                                                                   \
         __m128 f_ = _mm256_cvtpd_ps(acc);                                                                  \
-        _mm_storeh_pi((__m64 *)(void *)(A->out + 2 * (vp)[1]), f_);  /* odd: the same vertex, value */     \
-        _mm_storel_pi((__m64 *)(void *)(A->out + 2 * (vp)[0]), f_);                                        \
+        _mm_storeh_pi((__m64 *)(void *)(out + 2 * (vp)[1]), f_);  /* odd: the same vertex, value */       \
+        _mm_storel_pi((__m64 *)(void *)(out + 2 * (vp)[0]), f_);                                            \
     } while (0)
 WV_AVX WV_INLINE void wv_class_avx2(const wv_args *A, const ob_wv_class *C, const int mode, const int k)
 {
@@ -413,6 +416,8 @@ static void wv_class_long(const wv_args *A, const ob_wv_class *C, int mode)
         case 2: CLASS(A, C, mode, 2); break;                                                     \
         case 3: CLASS(A, C, mode, 3); break;                                                     \
         case 4: CLASS(A, C, mode, 4); break;                                                     \
+        case 5: CLASS(A, C, mode, 5); break;                                                     \
+        case 6: CLASS(A, C, mode, 6); break;                                                     \
         default: wv_class_long(A, C, mode); break;                                               \
         }                                                                                        \
     }
@@ -454,9 +459,6 @@ int32_t ob_attachment_world_vertices_planned(const ob_instance *inst, int32_t sl
              : off.per_influence && off.count / 2 >= att->weight_start[n] ? 2 : -1;
     if (mode < 0) return world_vertices_off(inst, slot, att, off, out, NULL);  /* a short array */
     wv_args A = {P, inst->world, off.v, out};
-#ifdef WV_SKIP
-    return n;
-#endif
 #ifdef WV_AVX2
     if (use->width != 1 && ob_wv_have_avx2()) { weighted_avx2(&A, P->first[ai], P->count[ai], mode); return n; }
 #endif
