@@ -429,12 +429,34 @@ int ob_draw_state_create(ob_instance *inst)
     return 0;
 }
 
-/* The output buffers of the draw list and of ob_world_vertices_build, once,
-** at the first of either build (both, so that the first build sizes all). */
+/* What ob_world_vertices_build writes and reads, once, at the first build
+** of either kind: its entries, its vertices (as the draw list sizes them),
+** the per-slot attachment cache and the document's shared weighted plan. */
+static int size_world_vertices(ob_instance *inst)
+{
+    ob_draw_state *ds = inst->draw;
+    int32_t ns = inst->doc->slot_count;
+    XALLOC(ds->wv_slot, ns);
+    XALLOC(ds->wv_attachment, ns);
+    XALLOC(ds->wv_first, ns);
+    XALLOC(ds->wv_vertices, ns);
+    XALLOC(ds->wv, 2 * (size_t)ds->vertex_capacity);
+    ds->wv_capacity = ds->vertex_capacity;
+    if (!(ds->wv_plan.plan = shared_plan(inst->doc))) return -1;
+    XALLOC(ds->slot_cache, ns);
+    for (int32_t s = 0; s < ns; s++) ds->slot_cache[s].skin = INT32_MIN;  /* nothing cached */
+    ds->wv_sized = 1;
+    return 0;
+}
+
+/* The output buffers of the draw list, once, at its first build (an
+** instance only advanced, or only asked for world vertices, never holds
+** them: issue 17). */
 static int size_outputs(ob_instance *inst)
 {
     ob_draw_state *ds = inst->draw;
     int32_t ns = inst->doc->slot_count;
+    if (!ds->wv_sized && size_world_vertices(inst) < 0) return -1;
     XALLOC(ds->items, ns);
     XALLOC(ds->masks, ns);
     XALLOC(ds->vertices, 2 * (size_t)ds->vertex_capacity);
@@ -444,15 +466,6 @@ static int size_outputs(ob_instance *inst)
     XALLOC(ds->mask_vertices, 2 * (size_t)ds->mask_vertex_capacity);
     XALLOC(ds->mask_indices, ds->mask_index_capacity);
     XALLOC(ds->text, ds->text_capacity);
-    /* world vertices: one entry per slot, vertices as the draw list sizes them */
-    XALLOC(ds->wv_slot, ns);
-    XALLOC(ds->wv_attachment, ns);
-    XALLOC(ds->wv_first, ns);
-    XALLOC(ds->wv_vertices, ns);
-    XALLOC(ds->wv, 2 * (size_t)ds->vertex_capacity);
-    if (!(ds->wv_plan.plan = shared_plan(inst->doc))) return -1;
-    XALLOC(ds->slot_cache, ns);
-    for (int32_t s = 0; s < ns; s++) ds->slot_cache[s].skin = INT32_MIN;  /* nothing cached */
     ds->outputs_sized = 1;
     return 0;
 }
@@ -919,7 +932,7 @@ int32_t ob_world_vertices_build(ob_instance *inst)
     const ob_document *doc = inst->doc;
     ob_draw_state *ds = inst->draw;
     int32_t n = 0, nv = 0;
-    if (!ds->outputs_sized && size_outputs(inst) < 0) return -1;
+    if (!ds->wv_sized && size_world_vertices(inst) < 0) return -1;
     for (int32_t o = 0; o < doc->slot_count; o++) {
         int32_t slot = inst->draw_order[o];
         if (!inst->bone_active[doc->slots[slot].bone]) continue;  /* §8.4 */
@@ -927,7 +940,7 @@ int32_t ob_world_vertices_build(ob_instance *inst)
         int32_t ai = c->attachment;
         if (ai < 0 || ds->uv_start[ai] < 0) continue;  /* regions and meshes only */
         int32_t k = ds->uv_count[ai];
-        if (nv + k > ds->vertex_capacity) return -1;  /* cannot happen: sized per slot */
+        if (nv + k > ds->wv_capacity) return -1;  /* cannot happen: sized per slot */
         float *v = ds->wv + 2 * (size_t)nv;
         if (doc->attachments[ai].type == OB_ATT_MESH)
             ob_attachment_world_vertices_planned(inst, slot, ai, ob_deform_of_entries(inst, c->def_linked, c->def_own),

@@ -80,6 +80,8 @@ typedef struct ob_draw_state {
     int particles_sized;         /* particle capacity added (first build) */
     int outputs_sized;           /* output buffers allocated (the first build) */
     int32_t *seq_input;          /* per attachment: sequence input (machine << 16 | input), -1 */
+    int32_t wv_capacity;         /* vertices wv holds */
+    int wv_sized;                /* world-vertex buffers allocated (the first build of either kind) */
 } ob_draw_state;
 
 /* Builds the draw list of the current pose into inst->draw; returns the item
