@@ -250,7 +250,7 @@ int ob_wv_plan_build(const ob_document *doc, ob_wv_plan *P)
                     for (int32_t q = 0; q < pairs; q++)
                         for (int l = 0; l < 2; l++) {
                             const wv_key *kv = &key[j + 2 * q + l < e ? j + 2 * q + l : e - 1];  /* odd: the last again */
-                            P->vtx[4 * (np + q) + l] = kv->v;
+                            P->vtx[4 * (np + q) + l] = 2 * kv->v;  /* its first float (and offset) */
                             P->vtx[4 * (np + q) + 2 + l] = ws[kv->v];
                             for (int32_t t = 0; t < k; t++) {
                                 double *S = P->step + 12 * (ns + (size_t)q * k + t);
@@ -314,7 +314,8 @@ typedef struct wv_args {
         bd[j] = UNHI(r0, r1);                                                                              \
         mt[j] = LOADM(&m->x);                                                                              \
     }                                                                                                      \
-    for (int32_t i = 0; i < C->n; i += LANES) {                                                            \
+    const int32_t n = C->n;                                                                                \
+    for (int32_t i = 0; i < n; i += LANES) {                                                               \
         /* SSE2: lane i & 1 of pair i / 2 (its entries 2 doubles on); AVX2: the pair */                   \
         const int32_t *q = vp + (i & 1);                                                                   \
         const double *e = s + 2 * (i & 1);                                                                 \
@@ -328,7 +329,7 @@ typedef struct wv_args {
         for (int j = 0; j < k; j++) {                                                                      \
             VEC px = LOAD(e + 12 * j), py = LOAD(e + 12 * j + 4), w = LOAD(e + 12 * j + 8);                \
             if (mode == 2) {                                                                               \
-                VEC d = LOADD(q[2] + j, q[3] + j);                                                         \
+                VEC d = LOADD(2 * (q[2] + j), 2 * (q[3] + j));                                             \
                 dxx = UNLO(d, d);                                                                          \
                 dyy = UNHI(d, d);                                                                          \
             }                                                                                              \
@@ -348,8 +349,8 @@ typedef struct wv_args {
 
 #define WV_KMAX 6  /* classes of up to 6 influences keep their bones in registers */
 
-#define S2_LOADD(a, b) _mm_loadu_pd(off + 2 * (a))
-#define S2_STORE(vp, acc) _mm_storel_pi((__m64 *)(void *)(out + 2 * (vp)[0]), _mm_cvtpd_ps(acc))
+#define S2_LOADD(a, b) _mm_loadu_pd(off + (a))
+#define S2_STORE(vp, acc) _mm_storel_pi((__m64 *)(void *)(out + (vp)[0]), _mm_cvtpd_ps(acc))
 WV_INLINE void wv_class_sse2(const wv_args *A, const ob_wv_class *C, const int mode, const int k)
 {
     enum { KMAX = WV_KMAX };
@@ -359,13 +360,13 @@ WV_INLINE void wv_class_sse2(const wv_args *A, const ob_wv_class *C, const int m
 
 #ifdef WV_AVX2
 #define WV_AVX __attribute__((target("avx2")))
-#define A2_LOADD(a, b) _mm256_loadu2_m128d(off + 2 * (b), off + 2 * (a))
+#define A2_LOADD(a, b) _mm256_loadu2_m128d(off + (b), off + (a))
 #define A2_BCAST(p) _mm256_broadcast_pd((const __m128d *)(const void *)(p))
 #define A2_STORE(vp, acc)                                                                                  \
     do {                                                                                                   \
         __m128 f_ = _mm256_cvtpd_ps(acc);                                                                  \
-        _mm_storeh_pi((__m64 *)(void *)(out + 2 * (vp)[1]), f_);  /* odd: the same vertex, value */       \
-        _mm_storel_pi((__m64 *)(void *)(out + 2 * (vp)[0]), f_);                                            \
+        _mm_storeh_pi((__m64 *)(void *)(out + (vp)[1]), f_);  /* odd: the same vertex, value */           \
+        _mm_storel_pi((__m64 *)(void *)(out + (vp)[0]), f_);                                                \
     } while (0)
 WV_AVX WV_INLINE void wv_class_avx2(const wv_args *A, const ob_wv_class *C, const int mode, const int k)
 {
@@ -383,7 +384,7 @@ static void wv_class_long(const wv_args *A, const ob_wv_class *C, int mode)
         const int32_t *vp = P->vtx + 4 * ((size_t)C->vtx + (size_t)i / 2) + (i & 1);
         const double *s = P->step + 12 * ((size_t)C->step + (size_t)C->k * (i / 2)) + 2 * (i & 1);
         double wx = 0, wy = 0, dx = 0, dy = 0;
-        if (mode == 1) { dx = A->off[2 * vp[0]]; dy = A->off[2 * vp[0] + 1]; }
+        if (mode == 1) { dx = A->off[vp[0]]; dy = A->off[vp[0] + 1]; }
         for (int32_t j = 0; j < C->k; j++, s += 12) {
             const ob_mat *m = A->world + P->bones[C->bone + j];
             double wt = s[8], px = s[0], py = s[4];
@@ -396,8 +397,8 @@ static void wv_class_long(const wv_args *A, const ob_wv_class *C, int mode)
             if (j) { wx += tx; wy += ty; }
             else { wx = tx; wy = ty; }
         }
-        A->out[2 * vp[0]] = (float)wx;
-        A->out[2 * vp[0] + 1] = (float)wy;
+        A->out[vp[0]] = (float)wx;
+        A->out[vp[0] + 1] = (float)wy;
     }
 }
 
@@ -409,7 +410,7 @@ static void wv_class_long(const wv_args *A, const ob_wv_class *C, int mode)
         case 0:                                                                                  \
             for (int32_t i = 0; i < C->n; i++) {                                                 \
                 int32_t v = A->P->vtx[4 * ((size_t)C->vtx + (size_t)i / 2) + (i & 1)];           \
-                A->out[2 * v] = A->out[2 * v + 1] = 0.0f;  /* no influence: the empty sum */     \
+                A->out[v] = A->out[v + 1] = 0.0f;  /* no influence: the empty sum */             \
             }                                                                                    \
             break;                                                                               \
         case 1: CLASS(A, C, mode, 1); break;                                                     \
