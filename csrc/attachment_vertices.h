@@ -38,20 +38,22 @@ int32_t ob_attachment_world_vertices_d(const ob_instance *inst, int32_t slot,
                                        const ob_attachment *att, double *out);
 
 /* ---- a renderer's pass over many attachments (issue 17) -------------
-** The weighted meshes of a document as a plan built once per document (with
-** the draw state's shared caches, drawlist.c) and only read afterwards, by
-** all its instances at once.  Vertices are grouped by influence count k
-** (file order inside), four a quad (a group's last quad padded with its last
-** vertex); per quad and influence j, the four vertices' influence j as bone,
-** w·x, w·y and w (premultiplied at build, each duplicated for the x and y
-** lanes).  One pass per vertex, the bones' worlds read where they are:
+** The weighted meshes of a document as a plan built once per document (by
+** the first vertex build of any of its instances, drawlist.c) and only read
+** afterwards, by all its instances at once.  A mesh's vertices are grouped
+** into classes: vertices with the same bones in the same order (file order
+** inside a class), two a pair (an odd class repeats its last vertex).  Per
+** pair and influence j: w·x, w·y and w of both vertices, premultiplied at
+** build and duplicated for the x and y lanes.  One pass per class, its k
+** bone worlds loaded once as (a, c), (b, d), (tx, ty):
 **     px = w·x (+ w·dx with offsets), py = w·y (+ w·dy),
 **     t_j = (a·px + b·py) + tx·w,  (c·px + d·py) + ty·w,
 **     vertex = t_0 + t_1 + ... + t_{k-1}  (0 when k = 0).
 ** world_vertices' weighted loop does the same operations in the same order,
 ** so every path gives the same bits: that loop, the SSE2 baseline (a vertex
-** in two lanes), the AVX2 clone (two in four).  Meshes with a slot-bone
-** influence (bone -1) are not planned. */
+** in two lanes), the AVX2 clone (a pair in four), and the scalar loop for
+** classes of more than 6 influences.  Meshes with a slot-bone influence
+** (bone -1) are not planned. */
 typedef struct ob_wv_class {     /* vertices with the same bones, in the same order */
     int32_t k, n;                /* influences per vertex, vertices */
     int32_t bone;                /* its k bones: from ob_wv_plan.bones[bone] */

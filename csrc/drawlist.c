@@ -933,23 +933,33 @@ int32_t ob_world_vertices_build(ob_instance *inst)
     ob_draw_state *ds = inst->draw;
     int32_t n = 0, nv = 0;
     if (!ds->wv_sized && size_world_vertices(inst) < 0) return -1;
-    for (int32_t o = 0; o < doc->slot_count; o++) {
-        int32_t slot = inst->draw_order[o];
-        if (!inst->bone_active[doc->slots[slot].bone]) continue;  /* §8.4 */
-        const struct ob_slot_cache *c = slot_cached(inst, slot);
+    /* what every slot reads, in locals (the stores below cannot change them) */
+    const int32_t *order = inst->draw_order, *names = inst->slot_attachment, *uv_start = ds->uv_start;
+    const int32_t *uv_count = ds->uv_count, skin = inst->skin, ns = doc->slot_count, cap = ds->wv_capacity;
+    const uint8_t *active = inst->bone_active;
+    const ob_slot_data *slots = doc->slots;
+    const ob_attachment *atts = doc->attachments;
+    struct ob_slot_cache *cache = ds->slot_cache;
+    int32_t *e_slot = ds->wv_slot, *e_att = ds->wv_attachment, *e_first = ds->wv_first, *e_count = ds->wv_vertices;
+    float *wv = ds->wv;
+    for (int32_t o = 0; o < ns; o++) {
+        int32_t slot = order[o];
+        if (!active[slots[slot].bone]) continue;  /* §8.4 */
+        const struct ob_slot_cache *c = &cache[slot];
+        if (c->name != names[slot] || c->skin != skin) c = slot_cached(inst, slot);
         int32_t ai = c->attachment;
-        if (ai < 0 || ds->uv_start[ai] < 0) continue;  /* regions and meshes only */
-        int32_t k = ds->uv_count[ai];
-        if (nv + k > ds->wv_capacity) return -1;  /* cannot happen: sized per slot */
-        float *v = ds->wv + 2 * (size_t)nv;
-        if (doc->attachments[ai].type == OB_ATT_MESH)
+        if (ai < 0 || uv_start[ai] < 0) continue;  /* regions and meshes only */
+        int32_t k = uv_count[ai];
+        if (nv + k > cap) return -1;  /* cannot happen: sized per slot */
+        float *v = wv + 2 * (size_t)nv;
+        if (atts[ai].type == OB_ATT_MESH)
             ob_attachment_world_vertices_planned(inst, slot, ai, ob_deform_of_entries(inst, c->def_linked, c->def_own),
                                                  &ds->wv_plan, v);
         else region_world(inst, slot, ai, v);
-        ds->wv_slot[n] = slot;
-        ds->wv_attachment[n] = ai;
-        ds->wv_first[n] = nv;
-        ds->wv_vertices[n] = k;
+        e_slot[n] = slot;
+        e_att[n] = ai;
+        e_first[n] = nv;
+        e_count[n] = k;
         n++;
         nv += k;
     }
