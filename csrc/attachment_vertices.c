@@ -246,7 +246,7 @@ int ob_wv_plan_build(const ob_document *doc, ob_wv_plan *P)
                 int32_t pairs = (e - j + 1) / 2;
                 if (pass == 1) {
                     P->classes[nc] = (ob_wv_class){k, e - j, (int32_t)nb, (int32_t)np, (int32_t)ns};
-                    for (int32_t t = 0; t < k; t++) P->bones[nb + t] = key[j].w[t].bone;
+                    for (int32_t t = 0; t < k; t++) P->bones[nb + t] = key[j].w[t].bone * (int32_t)sizeof(ob_mat);  /* bytes */
                     for (int32_t q = 0; q < pairs; q++)
                         for (int l = 0; l < 2; l++) {
                             const wv_key *kv = &key[j + 2 * q + l < e ? j + 2 * q + l : e - 1];  /* odd: the last again */
@@ -268,7 +268,7 @@ int ob_wv_plan_build(const ob_document *doc, ob_wv_plan *P)
                 j = e;
             }
             if (pass == 1) P->count[i] = (int32_t)nc - P->first[i];
-            if (nc > INT32_MAX / 32 || nb > INT32_MAX / 32 || np > INT32_MAX / 32 || ns > INT32_MAX / 32) goto oom;
+            if (doc->bone_count > INT32_MAX / 64 || nc > INT32_MAX / 32 || nb > INT32_MAX / 32 || np > INT32_MAX / 32 || ns > INT32_MAX / 32) goto oom;
         }
     }
     free(key);
@@ -308,7 +308,7 @@ typedef struct wv_args {
     VEC ac[KMAX], bd[KMAX], mt[KMAX];                                                                      \
     _Pragma("GCC unroll 6")                                                                                \
     for (int j = 0; j < k; j++) {                                                                          \
-        const ob_mat *m = world + P->bones[C->bone + j];                                                   \
+        const ob_mat *m = (const ob_mat *)(const void *)((const char *)world + P->bones[C->bone + j]);     \
         VEC r0 = LOADM(&m->a), r1 = LOADM(&m->c);                                                          \
         ac[j] = UNLO(r0, r1);                                                                              \
         bd[j] = UNHI(r0, r1);                                                                              \
@@ -386,7 +386,7 @@ static void wv_class_long(const wv_args *A, const ob_wv_class *C, int mode)
         double wx = 0, wy = 0, dx = 0, dy = 0;
         if (mode == 1) { dx = A->off[vp[0]]; dy = A->off[vp[0] + 1]; }
         for (int32_t j = 0; j < C->k; j++, s += 12) {
-            const ob_mat *m = A->world + P->bones[C->bone + j];
+            const ob_mat *m = (const ob_mat *)(const void *)((const char *)A->world + P->bones[C->bone + j]);
             double wt = s[8], px = s[0], py = s[4];
             if (mode == 2) { dx = A->off[2 * (vp[2] + j)]; dy = A->off[2 * (vp[2] + j) + 1]; }
             if (mode) {

@@ -63,7 +63,7 @@ typedef struct ob_wv_class {     /* vertices with the same bones, in the same or
 typedef struct ob_wv_plan {
     int32_t *first, *count;      /* per attachment: its classes (count 0: not planned) */
     ob_wv_class *classes;
-    int32_t *bones;
+    int32_t *bones;              /* per class: its bones' byte offsets into the world matrices */
     int32_t *vtx;                /* 4 per pair: 2·v0, 2·v1 (odd: the last twice), their first influences */
     double *step;                /* 12 per step, 64-byte aligned: (w·x, w·x) ×2, (w·y, w·y) ×2, (w, w) ×2 */
 } ob_wv_plan;
