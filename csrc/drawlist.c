@@ -436,13 +436,19 @@ static int size_world_vertices(ob_instance *inst)
 {
     ob_draw_state *ds = inst->draw;
     int32_t ns = inst->doc->slot_count;
+    if (!(ds->wv_plan.plan = shared_plan(inst->doc))) return -1;
+    /* a build after one that ran out of memory allocates again: free what it left */
+    free(ds->wv_slot); free(ds->wv_attachment); free(ds->wv_first); free(ds->wv_vertices); free(ds->wv);
+    free(ds->slot_cache);
+    ds->wv_slot = ds->wv_attachment = ds->wv_first = ds->wv_vertices = NULL;
+    ds->wv = NULL;
+    ds->slot_cache = NULL;
     XALLOC(ds->wv_slot, ns);
     XALLOC(ds->wv_attachment, ns);
     XALLOC(ds->wv_first, ns);
     XALLOC(ds->wv_vertices, ns);
     XALLOC(ds->wv, 2 * (size_t)ds->vertex_capacity);
     ds->wv_capacity = ds->vertex_capacity;
-    if (!(ds->wv_plan.plan = shared_plan(inst->doc))) return -1;
     XALLOC(ds->slot_cache, ns);
     for (int32_t s = 0; s < ns; s++) ds->slot_cache[s].skin = INT32_MIN;  /* nothing cached */
     ds->wv_sized = 1;
