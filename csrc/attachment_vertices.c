@@ -113,7 +113,12 @@ static int32_t world_vertices_off(const ob_instance *inst, int32_t slot, const o
         }
         return n;
     }
-    /* §8.3 weighted: Σ weight · bone.world·(inf.x + dx, inf.y + dy) */
+    /* §8.3 weighted: Σ weight · bone.world·(inf.x + dx, inf.y + dy), computed
+    ** with the weight premultiplied (issue 17; the plan's kernels do exactly
+    ** these operations in this order): per influence
+    **     px = w·x (+ w·dx when there are offsets), py likewise,
+    **     t = (a·px + b·py) + tx·w,  (c·px + d·py) + ty·w,
+    ** and the vertex is t_0 + t_1 + ... in the file's order (0 with none). */
     const int32_t *ws = att->weight_start;
     const ob_weight *w = att->weights;
     for (int32_t v = 0; v < n; v++) {
@@ -122,9 +127,14 @@ static int32_t world_vertices_off(const ob_instance *inst, int32_t slot, const o
         for (int32_t i = ws[v], e = ws[v + 1]; i < e; i++) {
             const ob_mat *m = w[i].bone >= 0 ? &world[w[i].bone] : &sb;
             if (off.per_influence) offset_at(off, i, &dx, &dy);
-            double x = w[i].x + dx, y = w[i].y + dy;
-            wx += w[i].weight * (m->a * x + m->b * y + m->x);
-            wy += w[i].weight * (m->c * x + m->d * y + m->y);
+            double wt = w[i].weight, px = wt * w[i].x, py = wt * w[i].y;
+            if (off.count) {
+                px = px + wt * dx;
+                py = py + wt * dy;
+            }
+            double tx = m->a * px + m->b * py + m->x * wt, ty = m->c * px + m->d * py + m->y * wt;
+            if (i == ws[v]) { wx = tx; wy = ty; }
+            else { wx += tx; wy += ty; }
         }
         if (od) { od[2 * v] = wx; od[2 * v + 1] = wy; }
         else { of[2 * v] = (float)wx; of[2 * v + 1] = (float)wy; }
@@ -154,150 +164,125 @@ int32_t ob_attachment_world_vertices_d(const ob_instance *inst, int32_t slot,
 
 #include <stdlib.h>
 
-static int cmp_key(const void *a, const void *b)
+/* a vertex as the plan sorts it: by influence count, then its bones in the
+** file's order, then its index */
+typedef struct wv_key { const ob_weight *w; int32_t k, v; } wv_key;
+
+static int cmp_key(const void *pa, const void *pb)
 {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return x < y ? -1 : x > y;
+    const wv_key *a = pa, *b = pb;
+    if (a->k != b->k) return a->k < b->k ? -1 : 1;
+    for (int32_t j = 0; j < a->k; j++)
+        if (a->w[j].bone != b->w[j].bone) return a->w[j].bone < b->w[j].bone ? -1 : 1;
+    return a->v < b->v ? -1 : a->v > b->v;
 }
 
 void ob_wv_plan_free(ob_wv_plan *P)
 {
-    free(P->first); free(P->count); free(P->rfirst); free(P->rcount); free(P->runs); free(P->inf);
-    free(P->groups); free(P->vpair); free(P->t);
-    int width = P->width;
+    free(P->first); free(P->count); free(P->classes); free(P->bones); free(P->vtx); free(P->step);
     memset(P, 0, sizeof *P);
-    P->width = width;
 }
 
 /* Only meshes are planned (what the draw list and ob_world_vertices_build
-** draw); the other polygon types keep world_vertices. */
-static int planned(const ob_attachment *a)
+** draw), and only those whose influences all name a bone (the slot bone's
+** -1 keeps world_vertices); the other polygon types keep world_vertices. */
+static int plannable(const ob_document *doc, const ob_attachment *a)
 {
-    return a->type == OB_ATT_MESH && a->weight_start && a->vertex_count > 0;
+    if (a->type != OB_ATT_MESH || !a->weight_start || a->vertex_count <= 0) return 0;
+    for (int32_t f = 0; f < a->weight_start[a->vertex_count]; f++)
+        if (a->weights[f].bone < 0 || a->weights[f].bone >= doc->bone_count) return 0;
+    return 1;
+}
+
+static void *alloc64(size_t bytes)
+{
+    bytes = (bytes + 63) & ~(size_t)63;
+    return aligned_alloc(64, bytes ? bytes : 64);
+}
+
+static int same_bones(const wv_key *a, const wv_key *b)
+{
+    if (a->k != b->k) return 0;
+    for (int32_t j = 0; j < a->k; j++)
+        if (a->w[j].bone != b->w[j].bone) return 0;
+    return 1;
 }
 
 int ob_wv_plan_build(const ob_document *doc, ob_wv_plan *P)
 {
     int32_t na = doc->attachment_count;
-    int width = P->width;
     memset(P, 0, sizeof *P);
-    P->width = width;
-    size_t ng = 0, np = 0, nst = 0, nr = 0, ni = 0, maxv = 1, maxw = 1;
-    int64_t *key = NULL, *bkey = NULL;
-    int32_t *tpos = NULL;
+    size_t nc = 0, nb = 0, np = 0, ns = 0, maxv = 1;
+    wv_key *key = NULL;
     P->first = calloc(na > 0 ? (size_t)na : 1, sizeof *P->first);
     P->count = calloc(na > 0 ? (size_t)na : 1, sizeof *P->count);
-    P->rfirst = calloc(na > 0 ? (size_t)na : 1, sizeof *P->rfirst);
-    P->rcount = calloc(na > 0 ? (size_t)na : 1, sizeof *P->rcount);
-    if (!P->first || !P->count || !P->rfirst || !P->rcount) goto oom;
+    if (!P->first || !P->count) goto oom;
     for (int32_t i = 0; i < na; i++) {
         const ob_attachment *a = &doc->attachments[i];
-        if (!planned(a)) continue;
-        if ((size_t)a->vertex_count > maxv) maxv = (size_t)a->vertex_count;
-        if ((size_t)a->weight_start[a->vertex_count] > maxw) maxw = (size_t)a->weight_start[a->vertex_count];
+        if (plannable(doc, a) && (size_t)a->vertex_count > maxv) maxv = (size_t)a->vertex_count;
     }
     key = malloc(maxv * sizeof *key);
-    bkey = malloc(maxw * sizeof *bkey);
-    tpos = malloc(maxw * sizeof *tpos);
-    if (!key || !bkey || !tpos) goto oom;
+    if (!key) goto oom;
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 1) {
-            P->groups = calloc(ng ? ng : 1, sizeof *P->groups);
-            P->vpair = calloc(np ? 2 * np : 1, sizeof *P->vpair);
-            P->t = calloc(nst ? 4 * nst : 1, sizeof *P->t);
-            P->runs = calloc(nr ? nr : 1, sizeof *P->runs);
-            P->inf = calloc(ni ? ni : 1, sizeof *P->inf);
-            if (!P->groups || !P->vpair || !P->t || !P->runs || !P->inf) goto oom;
-            ng = np = nst = nr = ni = 0;
+            P->classes = calloc(nc ? nc : 1, sizeof *P->classes);
+            P->bones = calloc(nb ? nb : 1, sizeof *P->bones);
+            P->vtx = calloc(np ? 4 * np : 1, sizeof *P->vtx);
+            P->step = alloc64(12 * ns * sizeof *P->step);
+            if (!P->classes || !P->bones || !P->vtx || !P->step) goto oom;
+            nc = nb = np = ns = 0;
         }
         for (int32_t i = 0; i < na; i++) {
             const ob_attachment *a = &doc->attachments[i];
-            if (!planned(a)) continue;
+            if (!plannable(doc, a)) continue;
             const int32_t *ws = a->weight_start;
-            int32_t n = a->vertex_count, nw = ws[n];
-            /* pass 2's layout: (count, vertex) ascending, so groups by count,
-            ** file order inside; pairs; k steps per pair, step j of a pair holds
-            ** influence j of both vertices.  tpos[flat] = where its t goes. */
-            for (int32_t v = 0; v < n; v++) key[v] = ((int64_t)(ws[v + 1] - ws[v]) << 32) | v;
+            int32_t n = a->vertex_count;
+            for (int32_t v = 0; v < n; v++) key[v] = (wv_key){a->weights + ws[v], ws[v + 1] - ws[v], v};
             qsort(key, (size_t)n, sizeof *key, cmp_key);
-            if (pass == 1) P->first[i] = (int32_t)ng;
+            if (pass == 1) P->first[i] = (int32_t)nc;
             for (int32_t j = 0; j < n;) {
-                int32_t k = (int32_t)(key[j] >> 32), e = j;
-                while (e < n && (int32_t)(key[e] >> 32) == k) e++;
+                int32_t k = key[j].k, e = j + 1;
+                while (e < n && same_bones(&key[j], &key[e])) e++;
                 int32_t pairs = (e - j + 1) / 2;
                 if (pass == 1) {
-                    P->groups[ng] = (ob_wv_group){k, pairs, (int32_t)nst, (int32_t)np};
-                    for (int32_t q = 0; q < pairs; q++) {
-                        int32_t v0 = (int32_t)(key[j + 2 * q] & 0xffffffff);
-                        int32_t v1 = j + 2 * q + 1 < e ? (int32_t)(key[j + 2 * q + 1] & 0xffffffff) : -1;
-                        P->vpair[2 * (np + q)] = v0;
-                        P->vpair[2 * (np + q) + 1] = v1 >= 0 ? v1 : v0;
-                        for (int32_t t = 0; t < k; t++) {
-                            size_t step = nst + (size_t)q * k + t;
-                            tpos[ws[v0] + t] = (int32_t)(4 * step);
-                            if (v1 >= 0) tpos[ws[v1] + t] = (int32_t)(4 * step + 2);
+                    P->classes[nc] = (ob_wv_class){k, e - j, (int32_t)nb, (int32_t)np, (int32_t)ns};
+                    for (int32_t t = 0; t < k; t++) P->bones[nb + t] = key[j].w[t].bone * (int32_t)sizeof(ob_mat);  /* bytes */
+                    for (int32_t q = 0; q < pairs; q++)
+                        for (int l = 0; l < 2; l++) {
+                            const wv_key *kv = &key[j + 2 * q + l < e ? j + 2 * q + l : e - 1];  /* odd: the last again */
+                            P->vtx[4 * (np + q) + l] = 2 * kv->v;  /* its first float (and offset) */
+                            P->vtx[4 * (np + q) + 2 + l] = ws[kv->v];
+                            for (int32_t t = 0; t < k; t++) {
+                                double *S = P->step + 12 * (ns + (size_t)q * k + t);
+                                const ob_weight *w = &kv->w[t];
+                                S[2 * l] = S[2 * l + 1] = w->weight * w->x;
+                                S[4 + 2 * l] = S[4 + 2 * l + 1] = w->weight * w->y;
+                                S[8 + 2 * l] = S[8 + 2 * l + 1] = w->weight;
+                            }
                         }
-                        /* an odd vertex: its lanes 2-3 sum what the influences write there (zeros) */
-                    }
                 }
-                ng++;
+                nc++;
+                nb += (size_t)k;
                 np += (size_t)pairs;
-                nst += (size_t)pairs * (size_t)k;
+                ns += (size_t)pairs * (size_t)k;
                 j = e;
             }
-            if (pass == 1) P->count[i] = (int32_t)ng - P->first[i];
-            /* pass 1's layout: influences by bone (file order inside), two an
-            ** entry; a bone's odd last one is written twice */
-            for (int32_t v = 0; v < n; v++)
-                for (int32_t f = ws[v]; f < ws[v + 1]; f++) {
-                    int32_t b = a->weights[f].bone >= 0 ? a->weights[f].bone : -1;
-                    bkey[f] = ((int64_t)(b + 1) << 32) | f;
-                }
-            qsort(bkey, (size_t)nw, sizeof *bkey, cmp_key);
-            if (pass == 1) P->rfirst[i] = (int32_t)nr;
-            for (int32_t j = 0; j < nw;) {
-                int32_t b = (int32_t)(bkey[j] >> 32) - 1, e = j;
-                while (e < nw && (int32_t)(bkey[e] >> 32) - 1 == b) e++;
-                int32_t cnt = (e - j + 1) / 2;
-                if (pass == 1) {
-                    P->runs[nr] = (ob_wv_run){b, (int32_t)ni, cnt};
-                    for (int32_t q = 0; q < cnt; q++) {
-                        int32_t f0 = (int32_t)(bkey[j + 2 * q] & 0xffffffff);
-                        int32_t f1 = j + 2 * q + 1 < e ? (int32_t)(bkey[j + 2 * q + 1] & 0xffffffff) : f0;
-                        const ob_weight *w0 = &a->weights[f0], *w1 = &a->weights[f1];
-                        /* vertices of f0, f1: ws is ascending */
-                        int32_t lo = 0, hi = n - 1, u0, u1;
-                        while (lo < hi) { int32_t m = (lo + hi + 1) / 2; if (ws[m] <= f0) lo = m; else hi = m - 1; }
-                        u0 = lo;
-                        lo = 0; hi = n - 1;
-                        while (lo < hi) { int32_t m = (lo + hi + 1) / 2; if (ws[m] <= f1) lo = m; else hi = m - 1; }
-                        u1 = lo;
-                        P->inf[ni + q] = (ob_wv_inf2){{w0->x, w0->y, w1->x, w1->y},
-                                                      {w0->weight, w0->weight, w1->weight, w1->weight},
-                                                      {tpos[f0], tpos[f1]}, {f0, f1}, {u0, u1}};
-                    }
-                }
-                nr++;
-                ni += (size_t)cnt;
-                j = e;
-            }
-            if (pass == 1) P->rcount[i] = (int32_t)nr - P->rfirst[i];
-            if (ng > INT32_MAX / 8 || np > INT32_MAX / 8 || nst > INT32_MAX / 8 || nr > INT32_MAX / 8 ||
-                ni > INT32_MAX / 8)
-                goto oom;
+            if (pass == 1) P->count[i] = (int32_t)nc - P->first[i];
+            if (doc->bone_count > INT32_MAX / 64 || nc > INT32_MAX / 32 || nb > INT32_MAX / 32 || np > INT32_MAX / 32 || ns > INT32_MAX / 32) goto oom;
         }
     }
-    free(key); free(bkey); free(tpos);
+    free(key);
     return 0;
 oom:
-    free(key); free(bkey); free(tpos);
+    free(key);
     ob_wv_plan_free(P);
     return -1;
 }
 
-/* The kernels.  mode 0: no offsets (+0 added, as the formula reads); 1: one
-** pair per vertex; 2: one pair per influence.  The SSE2 baseline computes
-** the two halves of every AVX2 four-lane value with the same operations. */
+/* The kernels.  mode 0: no offsets; 1: one pair per vertex; 2: one pair per
+** influence.  Lanes: SSE2 one vertex (x, y), AVX2 two (x0, y0, x1, y1); the
+** class's bone worlds are loaded once, as (a, c), (b, d), (tx, ty) per lane
+** pair; each lane does the scalar loop's operations in its order. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__) && !defined(OB_NO_DISPATCH)
 #define WV_AVX2 1
 #endif
@@ -307,107 +292,152 @@ oom:
 
 typedef struct wv_args {
     const ob_wv_plan *P;
-    int32_t r0, nr, g0, ng;
-    const ob_mat *world, *sb;
+    const ob_mat *world;
     const double *off;
     float *out;
 } wv_args;
 
-/* pass 1, one run of a bone: t = w · ((a, c)·x + (b, d)·y + (x, y)) */
-WV_INLINE void wv_run_sse2(const ob_wv_inf2 *e, int32_t cnt, const ob_mat *m, const double *off, const int mode,
-                           double *t)
-{
-    __m128d ab = _mm_loadu_pd(&m->a), cd = _mm_loadu_pd(&m->c);
-    __m128d M01 = _mm_unpacklo_pd(ab, cd), M23 = _mm_unpackhi_pd(ab, cd), M45 = _mm_loadu_pd(&m->x);
-    const __m128d z = _mm_setzero_pd();
-    for (int32_t q = 0; q < cnt; q++, e++) {
-        __m128d d0 = z, d1 = z;
-        if (mode == 1) { d0 = _mm_loadu_pd(off + 2 * e->vtx[0]); d1 = _mm_loadu_pd(off + 2 * e->vtx[1]); }
-        if (mode == 2) { d0 = _mm_loadu_pd(off + 2 * e->flat[0]); d1 = _mm_loadu_pd(off + 2 * e->flat[1]); }
-        __m128d p0 = _mm_add_pd(_mm_loadu_pd(e->xy), d0), p1 = _mm_add_pd(_mm_loadu_pd(e->xy + 2), d1);
-        __m128d t0 = _mm_add_pd(_mm_add_pd(_mm_mul_pd(M01, _mm_unpacklo_pd(p0, p0)), _mm_mul_pd(M23, _mm_unpackhi_pd(p0, p0))), M45);
-        __m128d t1 = _mm_add_pd(_mm_add_pd(_mm_mul_pd(M01, _mm_unpacklo_pd(p1, p1)), _mm_mul_pd(M23, _mm_unpackhi_pd(p1, p1))), M45);
-        _mm_storeu_pd(t + e->pos[0], _mm_mul_pd(_mm_loadu_pd(e->w), t0));
-        _mm_storeu_pd(t + e->pos[1], _mm_mul_pd(_mm_loadu_pd(e->w + 2), t1));
+/* SSE2: per vertex (lane l of each pair), two lanes (x, y) */
+#define WV_CLASS_BODY(VEC, LOAD, LOADM, ADD, MUL, ZERO, UNLO, UNHI, LOADD, STORE, LANES)                 \
+    const ob_wv_plan *P = A->P;                                                                           \
+    const double *s = P->step + 12 * (size_t)C->step;                                                      \
+    const int32_t *vp = P->vtx + 4 * (size_t)C->vtx;                                                       \
+    const ob_mat *world = A->world;                                                                        \
+    const double *off = A->off;                                                                            \
+    float *out = A->out;                                                                                   \
+    VEC ac[KMAX], bd[KMAX], mt[KMAX];                                                                      \
+    _Pragma("GCC unroll 6")                                                                                \
+    for (int j = 0; j < k; j++) {                                                                          \
+        const ob_mat *m = (const ob_mat *)(const void *)((const char *)world + P->bones[C->bone + j]);     \
+        VEC r0 = LOADM(&m->a), r1 = LOADM(&m->c);                                                          \
+        ac[j] = UNLO(r0, r1);                                                                              \
+        bd[j] = UNHI(r0, r1);                                                                              \
+        mt[j] = LOADM(&m->x);                                                                              \
+    }                                                                                                      \
+    const int32_t n = C->n;                                                                                \
+    for (int32_t i = 0; i < n; i += LANES) {                                                               \
+        /* SSE2: lane i & 1 of pair i / 2 (its entries 2 doubles on); AVX2: the pair */                   \
+        const int32_t *q = vp + (i & 1);                                                                   \
+        const double *e = s + 2 * (i & 1);                                                                 \
+        VEC acc = ZERO, dxx = acc, dyy = acc;                                                              \
+        if (mode == 1) {                                                                                   \
+            VEC d = LOADD(q[0], q[1]);                                                                     \
+            dxx = UNLO(d, d);                                                                              \
+            dyy = UNHI(d, d);                                                                              \
+        }                                                                                                  \
+        _Pragma("GCC unroll 6")                                                                            \
+        for (int j = 0; j < k; j++) {                                                                      \
+            VEC px = LOAD(e + 12 * j), py = LOAD(e + 12 * j + 4), w = LOAD(e + 12 * j + 8);                \
+            if (mode == 2) {                                                                               \
+                VEC d = LOADD(2 * (q[2] + j), 2 * (q[3] + j));                                             \
+                dxx = UNLO(d, d);                                                                          \
+                dyy = UNHI(d, d);                                                                          \
+            }                                                                                              \
+            if (mode) {                                                                                    \
+                px = ADD(px, MUL(w, dxx));                                                                 \
+                py = ADD(py, MUL(w, dyy));                                                                 \
+            }                                                                                              \
+            VEC t = ADD(ADD(MUL(ac[j], px), MUL(bd[j], py)), MUL(mt[j], w));                               \
+            acc = j ? ADD(acc, t) : t;                                                                     \
+        }                                                                                                  \
+        STORE(q, acc);                                                                                     \
+        if (LANES == 2 || (i & 1)) {                                                                       \
+            vp += 4;                                                                                       \
+            s += 12 * k;                                                                                   \
+        }                                                                                                  \
     }
-}
 
-/* pass 2, the pairs of a group: acc = 0, acc + t in the file's order */
-WV_INLINE void wv_pairs_sse2(const double *t, const int32_t *vp, int32_t np, const int k, float *out)
+#define WV_KMAX 6  /* classes of up to 6 influences keep their bones in registers */
+
+#define S2_LOADD(a, b) _mm_loadu_pd(off + (a))
+#define S2_STORE(vp, acc) _mm_storel_pi((__m64 *)(void *)(out + (vp)[0]), _mm_cvtpd_ps(acc))
+WV_INLINE void wv_class_sse2(const wv_args *A, const ob_wv_class *C, const int mode, const int k)
 {
-    for (int32_t p = 0; p < np; p++, vp += 2) {
-        __m128d acc0 = _mm_setzero_pd(), acc1 = _mm_setzero_pd();
-        for (int i = 0; i < k; i++, t += 4) {
-            acc0 = _mm_add_pd(acc0, _mm_loadu_pd(t));
-            acc1 = _mm_add_pd(acc1, _mm_loadu_pd(t + 2));
-        }
-        __m128 f = _mm_movelh_ps(_mm_cvtpd_ps(acc0), _mm_cvtpd_ps(acc1));
-        _mm_storeh_pi((__m64 *)(void *)(out + 2 * vp[1]), f);
-        _mm_storel_pi((__m64 *)(void *)(out + 2 * vp[0]), f);  /* after: an odd vertex's own lanes win */
-    }
+    enum { KMAX = WV_KMAX };
+    WV_CLASS_BODY(__m128d, _mm_load_pd, _mm_loadu_pd, _mm_add_pd, _mm_mul_pd, _mm_setzero_pd(), _mm_unpacklo_pd,
+                  _mm_unpackhi_pd, S2_LOADD, S2_STORE, 1)
 }
 
 #ifdef WV_AVX2
 #define WV_AVX __attribute__((target("avx2")))
-WV_AVX WV_INLINE void wv_run_avx2(const ob_wv_inf2 *e, int32_t cnt, const ob_mat *m, const double *off, const int mode,
-                                  double *t)
+#define A2_LOADD(a, b) _mm256_loadu2_m128d(off + (b), off + (a))
+#define A2_BCAST(p) _mm256_broadcast_pd((const __m128d *)(const void *)(p))
+#define A2_STORE(vp, acc)                                                                                  \
+    do {                                                                                                   \
+        __m128 f_ = _mm256_cvtpd_ps(acc);                                                                  \
+        _mm_storeh_pi((__m64 *)(void *)(out + (vp)[1]), f_);  /* odd: the same vertex, value */           \
+        _mm_storel_pi((__m64 *)(void *)(out + (vp)[0]), f_);                                                \
+    } while (0)
+WV_AVX WV_INLINE void wv_class_avx2(const wv_args *A, const ob_wv_class *C, const int mode, const int k)
 {
-    __m128d ab = _mm_loadu_pd(&m->a), cd = _mm_loadu_pd(&m->c);
-    __m128d a01 = _mm_unpacklo_pd(ab, cd), a23 = _mm_unpackhi_pd(ab, cd), a45 = _mm_loadu_pd(&m->x);
-    __m256d M01 = _mm256_set_m128d(a01, a01), M23 = _mm256_set_m128d(a23, a23), M45 = _mm256_set_m128d(a45, a45);
-    for (int32_t q = 0; q < cnt; q++, e++) {
-        __m256d d = _mm256_setzero_pd();
-        if (mode == 1) d = _mm256_loadu2_m128d(off + 2 * e->vtx[1], off + 2 * e->vtx[0]);
-        if (mode == 2) d = _mm256_loadu2_m128d(off + 2 * e->flat[1], off + 2 * e->flat[0]);
-        __m256d p = _mm256_add_pd(_mm256_loadu_pd(e->xy), d);
-        __m256d r = _mm256_mul_pd(_mm256_loadu_pd(e->w),
-                                  _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(M01, _mm256_unpacklo_pd(p, p)),
-                                                              _mm256_mul_pd(M23, _mm256_unpackhi_pd(p, p))), M45));
-        _mm_storeu_pd(t + e->pos[0], _mm256_castpd256_pd128(r));
-        _mm_storeu_pd(t + e->pos[1], _mm256_extractf128_pd(r, 1));
-    }
-}
-
-WV_AVX WV_INLINE void wv_pairs_avx2(const double *t, const int32_t *vp, int32_t np, const int k, float *out)
-{
-    for (int32_t p = 0; p < np; p++, vp += 2) {
-        __m256d acc = _mm256_setzero_pd();
-        /* t is read as the halves pass 1 stored (store forwarding works per half) */
-        for (int i = 0; i < k; i++, t += 4) acc = _mm256_add_pd(acc, _mm256_loadu2_m128d(t + 2, t));
-        __m128 f = _mm256_cvtpd_ps(acc);
-        _mm_storeh_pi((__m64 *)(void *)(out + 2 * vp[1]), f);
-        _mm_storel_pi((__m64 *)(void *)(out + 2 * vp[0]), f);
-    }
+    enum { KMAX = WV_KMAX };
+    WV_CLASS_BODY(__m256d, _mm256_load_pd, A2_BCAST, _mm256_add_pd, _mm256_mul_pd, _mm256_setzero_pd(),
+                  _mm256_unpacklo_pd, _mm256_unpackhi_pd, A2_LOADD, A2_STORE, 2)
 }
 #endif
 
+/* a class of more than WV_KMAX influences: the scalar loop's operations on its entries */
+static void wv_class_long(const wv_args *A, const ob_wv_class *C, int mode)
+{
+    const ob_wv_plan *P = A->P;
+    for (int32_t i = 0; i < C->n; i++) {
+        const int32_t *vp = P->vtx + 4 * ((size_t)C->vtx + (size_t)i / 2) + (i & 1);
+        const double *s = P->step + 12 * ((size_t)C->step + (size_t)C->k * (i / 2)) + 2 * (i & 1);
+        double wx = 0, wy = 0, dx = 0, dy = 0;
+        if (mode == 1) { dx = A->off[vp[0]]; dy = A->off[vp[0] + 1]; }
+        for (int32_t j = 0; j < C->k; j++, s += 12) {
+            const ob_mat *m = (const ob_mat *)(const void *)((const char *)A->world + P->bones[C->bone + j]);
+            double wt = s[8], px = s[0], py = s[4];
+            if (mode == 2) { dx = A->off[2 * (vp[2] + j)]; dy = A->off[2 * (vp[2] + j) + 1]; }
+            if (mode) {
+                px = px + wt * dx;
+                py = py + wt * dy;
+            }
+            double tx = m->a * px + m->b * py + m->x * wt, ty = m->c * px + m->d * py + m->y * wt;
+            if (j) { wx += tx; wy += ty; }
+            else { wx = tx; wy = ty; }
+        }
+        A->out[vp[0]] = (float)wx;
+        A->out[vp[0] + 1] = (float)wy;
+    }
+}
+
 /* one body per width; in each loop the mode and (1-4) the influence count are constants */
-#define WV_BODY(RUN, PAIRS)                                                                      \
-    const ob_wv_plan *P = A->P;                                                                 \
-    double *t = P->t;                                                                           \
-    for (int32_t r = A->r0; r < A->r0 + A->nr; r++) {                                           \
-        const ob_wv_run *R = &P->runs[r];                                                       \
-        const ob_mat *m = R->bone >= 0 ? &A->world[R->bone] : A->sb;                            \
-        if (mode == 0) RUN(P->inf + R->first, R->count, m, A->off, 0, t);                       \
-        else if (mode == 1) RUN(P->inf + R->first, R->count, m, A->off, 1, t);                  \
-        else RUN(P->inf + R->first, R->count, m, A->off, 2, t);                                 \
-    }                                                                                           \
-    for (int32_t g = A->g0; g < A->g0 + A->ng; g++) {                                           \
-        const ob_wv_group *G = &P->groups[g];                                                   \
-        const double *tg = t + 4 * (size_t)G->step;                                             \
-        const int32_t *vp = P->vpair + 2 * (size_t)G->vpair;                                    \
-        switch (G->k) {                                                                         \
-        case 1: PAIRS(tg, vp, G->pairs, 1, A->out); break;                                      \
-        case 2: PAIRS(tg, vp, G->pairs, 2, A->out); break;                                      \
-        case 3: PAIRS(tg, vp, G->pairs, 3, A->out); break;                                      \
-        case 4: PAIRS(tg, vp, G->pairs, 4, A->out); break;                                      \
-        default: PAIRS(tg, vp, G->pairs, G->k, A->out); break;                                  \
-        }                                                                                       \
+#define WV_BODY(CLASS)                                                                           \
+    for (int32_t c = c0; c < c0 + nc; c++) {                                                     \
+        const ob_wv_class *C = &A->P->classes[c];                                                \
+        switch (C->k) {                                                                          \
+        case 0:                                                                                  \
+            for (int32_t i = 0; i < C->n; i++) {                                                 \
+                int32_t v = A->P->vtx[4 * ((size_t)C->vtx + (size_t)i / 2) + (i & 1)];           \
+                A->out[v] = A->out[v + 1] = 0.0f;  /* no influence: the empty sum */             \
+            }                                                                                    \
+            break;                                                                               \
+        case 1: CLASS(A, C, mode, 1); break;                                                     \
+        case 2: CLASS(A, C, mode, 2); break;                                                     \
+        case 3: CLASS(A, C, mode, 3); break;                                                     \
+        case 4: CLASS(A, C, mode, 4); break;                                                     \
+        case 5: CLASS(A, C, mode, 5); break;                                                     \
+        case 6: CLASS(A, C, mode, 6); break;                                                     \
+        default: wv_class_long(A, C, mode); break;                                               \
+        }                                                                                        \
     }
 
-static void weighted_sse2(const wv_args *A, int mode) { WV_BODY(wv_run_sse2, wv_pairs_sse2) }
+WV_INLINE void weighted_sse2_m(const wv_args *A, int32_t c0, int32_t nc, const int mode) { WV_BODY(wv_class_sse2) }
+static void weighted_sse2(const wv_args *A, int32_t c0, int32_t nc, int mode)
+{
+    if (mode == 0) weighted_sse2_m(A, c0, nc, 0);
+    else if (mode == 1) weighted_sse2_m(A, c0, nc, 1);
+    else weighted_sse2_m(A, c0, nc, 2);
+}
 #ifdef WV_AVX2
-WV_AVX static void weighted_avx2(const wv_args *A, int mode) { WV_BODY(wv_run_avx2, wv_pairs_avx2) }
+WV_AVX WV_INLINE void weighted_avx2_m(const wv_args *A, int32_t c0, int32_t nc, const int mode) { WV_BODY(wv_class_avx2) }
+WV_AVX static void weighted_avx2(const wv_args *A, int32_t c0, int32_t nc, int mode)
+{
+    if (mode == 0) weighted_avx2_m(A, c0, nc, 0);
+    else if (mode == 1) weighted_avx2_m(A, c0, nc, 1);
+    else weighted_avx2_m(A, c0, nc, 2);
+}
 int ob_wv_have_avx2(void) { return __builtin_cpu_supports("avx2") != 0; }
 #else
 int ob_wv_have_avx2(void) { return 0; }
@@ -417,26 +447,26 @@ int ob_wv_have_avx2(void) { return 0; }
 #endif
 
 int32_t ob_attachment_world_vertices_planned(const ob_instance *inst, int32_t slot, int32_t ai, const ob_deform *d,
-                                             ob_wv_plan *plan, float *out)
+                                             const ob_wv_use *use, float *out)
 {
     const ob_attachment *att = &inst->doc->attachments[ai];
     offsets off = d && att->type != OB_ATT_CLIPPING ? (offsets){d->values, d->count, d->per_influence} : (offsets){NULL, 0, 0};
 #ifdef WV_SIMD
+    const ob_wv_plan *P = use->plan;
     int32_t n = att->vertex_count;
-    if (!planned(att) || plan->count[ai] == 0 || plan->width == 3) return world_vertices_off(inst, slot, att, off, out, NULL);
+    if (!P || P->count[ai] == 0 || use->width == 3) return world_vertices_off(inst, slot, att, off, out, NULL);
     int mode = off.count == 0 ? 0
              : !off.per_influence && off.count >= 2 * n ? 1
              : off.per_influence && off.count / 2 >= att->weight_start[n] ? 2 : -1;
     if (mode < 0) return world_vertices_off(inst, slot, att, off, out, NULL);  /* a short array */
-    wv_args A = {plan, plan->rfirst[ai], plan->rcount[ai], plan->first[ai], plan->count[ai], inst->world,
-                 &inst->world[inst->doc->slots[slot].bone], off.v, out};
+    wv_args A = {P, inst->world, off.v, out};
 #ifdef WV_AVX2
-    if (plan->width != 1 && ob_wv_have_avx2()) { weighted_avx2(&A, mode); return n; }
+    if (use->width != 1 && ob_wv_have_avx2()) { weighted_avx2(&A, P->first[ai], P->count[ai], mode); return n; }
 #endif
-    weighted_sse2(&A, mode);
+    weighted_sse2(&A, P->first[ai], P->count[ai], mode);
     return n;
 #else
-    (void)plan; (void)ai;
+    (void)use; (void)ai;
     return world_vertices_off(inst, slot, att, off, out, NULL);
 #endif
 }

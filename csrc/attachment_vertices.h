@@ -38,37 +38,42 @@ int32_t ob_attachment_world_vertices_d(const ob_instance *inst, int32_t slot,
                                        const ob_attachment *att, double *out);
 
 /* ---- a renderer's pass over many attachments (issue 17) -------------
-** The weighted meshes of a document as a plan built once per instance (at
-** its first build), computed in two passes:
-**   1. per bone, its influences two at a time, the bone's world in registers:
-**      t = w · ((a, c)·(x + dx) + (b, d)·(y + dy) + (x, y)), four lanes;
-**   2. per vertex, acc = 0, then acc + t over its influences in the file's
-**      order; vertices grouped by influence count (fixed-length loops) and
-**      paired, two vertices in four lanes (x0, y0, x1, y1).
-** Every lane does world_vertices' operations in its order, so the result is
-** ob_attachment_world_vertices' bit for bit, at either vector width (SSE2
-** baseline or the AVX2 clone: the same operations per lane). */
-typedef struct ob_wv_inf2 {      /* pass 1: two influences of one bone */
-    double xy[4];                /* x0, y0, x1, y1: local positions */
-    double w[4];                 /* w0, w0, w1, w1 */
-    int32_t pos[2];              /* where their t go (doubles into ob_wv_plan.t) */
-    int32_t flat[2];             /* their indices in att->weights (per-influence offsets) */
-    int32_t vtx[2];              /* their vertices (per-vertex offsets) */
-} ob_wv_inf2;
-typedef struct ob_wv_run { int32_t bone, first, count; } ob_wv_run;  /* bone -1: the slot bone */
-typedef struct ob_wv_group { int32_t k, pairs, step, vpair; } ob_wv_group;
+** The weighted meshes of a document as a plan built once per document (by
+** the first vertex build of any of its instances, drawlist.c) and only read
+** afterwards, by all its instances at once.  A mesh's vertices are grouped
+** into classes: vertices with the same bones in the same order (file order
+** inside a class), two a pair (an odd class repeats its last vertex).  Per
+** pair and influence j: w·x, w·y and w of both vertices, premultiplied at
+** build and duplicated for the x and y lanes.  One pass per class, its k
+** bone worlds loaded once as (a, c), (b, d), (tx, ty):
+**     px = w·x (+ w·dx with offsets), py = w·y (+ w·dy),
+**     t_j = (a·px + b·py) + tx·w,  (c·px + d·py) + ty·w,
+**     vertex = t_0 + t_1 + ... + t_{k-1}  (0 when k = 0).
+** world_vertices' weighted loop does the same operations in the same order,
+** so every path gives the same bits: that loop, the SSE2 baseline (a vertex
+** in two lanes), the AVX2 clone (a pair in four), and the scalar loop for
+** classes of more than 6 influences.  Meshes with a slot-bone influence
+** (bone -1) are not planned. */
+typedef struct ob_wv_class {     /* vertices with the same bones, in the same order */
+    int32_t k, n;                /* influences per vertex, vertices */
+    int32_t bone;                /* its k bones: from ob_wv_plan.bones[bone] */
+    int32_t vtx;                 /* its pairs: from ob_wv_plan.vtx[4 * vtx] */
+    int32_t step;                /* its steps (k per pair): from ob_wv_plan.step[12 * step] */
+} ob_wv_class;
 typedef struct ob_wv_plan {
-    int32_t *first, *count;      /* per attachment: its groups (count 0: not planned) */
-    int32_t *rfirst, *rcount;    /* per attachment: its bone runs */
-    ob_wv_run *runs;
-    ob_wv_inf2 *inf;
-    ob_wv_group *groups;
-    int32_t *vpair;              /* 2 vertex indices per pair (an odd one: the vertex twice) */
-    double *t;                   /* 4 per pass-2 step: the products, per build */
-    int width;                   /* 0: by the CPU; tests: 1 SSE2 baseline, 2 AVX2 if the CPU has it, 3 no plan */
+    int32_t *first, *count;      /* per attachment: its classes (count 0: not planned) */
+    ob_wv_class *classes;
+    int32_t *bones;              /* per class: its bones' byte offsets into the world matrices */
+    int32_t *vtx;                /* 4 per pair: 2·v0, 2·v1 (odd: the last twice), their first influences */
+    double *step;                /* 12 per step, 64-byte aligned: (w·x, w·x) ×2, (w·y, w·y) ×2, (w, w) ×2 */
 } ob_wv_plan;
 int ob_wv_plan_build(const ob_document *doc, ob_wv_plan *plan);  /* -1: out of memory */
 void ob_wv_plan_free(ob_wv_plan *plan);
+/* An instance's use of its document's plan. */
+typedef struct ob_wv_use {
+    const ob_wv_plan *plan;      /* NULL until the first vertex build */
+    int width;                   /* 0: by the CPU; tests: 1 SSE2 baseline, 2 AVX2 if the CPU has it, 3 no plan */
+} ob_wv_use;
 /* 1 when the AVX2 clone exists and this CPU runs it. */
 int ob_wv_have_avx2(void);
 
@@ -76,7 +81,7 @@ int ob_wv_have_avx2(void);
 ** others directly).  d: the deform that applies (ob_attachment_deform, or
 ** the draw list's cached look-up of it), NULL none. */
 int32_t ob_attachment_world_vertices_planned(const ob_instance *inst, int32_t slot, int32_t ai, const ob_deform *d,
-                                             ob_wv_plan *plan, float *out);
+                                             const ob_wv_use *use, float *out);
 
 /* The entries ob_attachment_deform reads for att in slot, as indices into
 ** inst->deforms (-1 none): the linked mesh's (if linked deform) and its own.

@@ -250,6 +250,7 @@ static int build_region_mesh_caches(const ob_document *doc, ob_draw_state *ds)
 typedef struct draw_shared {
     void (*free)(void *self);    /* first: what ob_document_free calls (document.h) */
     ob_draw_state k;             /* only the cache fields are set */
+    _Atomic(ob_wv_plan *) plan;  /* the weighted meshes' plan: built by the first vertex build */
 } draw_shared;
 
 static void free_caches(ob_draw_state *ds)
@@ -264,6 +265,9 @@ static void draw_shared_free(void *p)
 {
     draw_shared *s = p;
     free_caches(&s->k);
+    ob_wv_plan *plan = atomic_load(&s->plan);
+    if (plan) ob_wv_plan_free(plan);
+    free(plan);
     free(s);
 }
 
@@ -336,6 +340,7 @@ static const ob_draw_state *shared_caches(const ob_document *doc)
     s = calloc(1, sizeof *s);
     if (!s) return NULL;
     s->free = draw_shared_free;
+    atomic_init(&s->plan, NULL);
     if (build_caches(doc, &s->k) < 0) {
         draw_shared_free(s);
         return NULL;
@@ -346,6 +351,28 @@ static const ob_draw_state *shared_caches(const ob_document *doc)
         s = none;
     }
     return &s->k;
+}
+
+/* The document's weighted-vertex plan, built once (by whichever instance
+** asks first; a loser of the race frees its copy), read-only afterwards. */
+static const ob_wv_plan *shared_plan(const ob_document *doc)
+{
+    draw_shared *s = atomic_load(&((ob_document *)doc)->draw_shared);  /* set at instance creation */
+    ob_wv_plan *p = atomic_load(&s->plan);
+    if (p) return p;
+    p = malloc(sizeof *p);
+    if (!p) return NULL;
+    if (ob_wv_plan_build(doc, p) < 0) {
+        free(p);
+        return NULL;
+    }
+    ob_wv_plan *none = NULL;
+    if (!atomic_compare_exchange_strong(&s->plan, &none, p)) {
+        ob_wv_plan_free(p);
+        free(p);
+        p = none;
+    }
+    return p;
 }
 
 int ob_draw_state_create(ob_instance *inst)
@@ -402,12 +429,40 @@ int ob_draw_state_create(ob_instance *inst)
     return 0;
 }
 
-/* The output buffers of the draw list and of ob_world_vertices_build, once,
-** at the first of either build (both, so that the first build sizes all). */
+/* What ob_world_vertices_build writes and reads, once, at the first build
+** of either kind: its entries, its vertices (as the draw list sizes them),
+** the per-slot attachment cache and the document's shared weighted plan. */
+static int size_world_vertices(ob_instance *inst)
+{
+    ob_draw_state *ds = inst->draw;
+    int32_t ns = inst->doc->slot_count;
+    if (!(ds->wv_plan.plan = shared_plan(inst->doc))) return -1;
+    /* a build after one that ran out of memory allocates again: free what it left */
+    free(ds->wv_slot); free(ds->wv_attachment); free(ds->wv_first); free(ds->wv_vertices); free(ds->wv);
+    free(ds->slot_cache);
+    ds->wv_slot = ds->wv_attachment = ds->wv_first = ds->wv_vertices = NULL;
+    ds->wv = NULL;
+    ds->slot_cache = NULL;
+    XALLOC(ds->wv_slot, ns);
+    XALLOC(ds->wv_attachment, ns);
+    XALLOC(ds->wv_first, ns);
+    XALLOC(ds->wv_vertices, ns);
+    XALLOC(ds->wv, 2 * (size_t)ds->vertex_capacity);
+    ds->wv_capacity = ds->vertex_capacity;
+    XALLOC(ds->slot_cache, ns);
+    for (int32_t s = 0; s < ns; s++) ds->slot_cache[s].skin = INT32_MIN;  /* nothing cached */
+    ds->wv_sized = 1;
+    return 0;
+}
+
+/* The output buffers of the draw list, once, at its first build (an
+** instance only advanced, or only asked for world vertices, never holds
+** them: issue 17). */
 static int size_outputs(ob_instance *inst)
 {
     ob_draw_state *ds = inst->draw;
     int32_t ns = inst->doc->slot_count;
+    if (!ds->wv_sized && size_world_vertices(inst) < 0) return -1;
     XALLOC(ds->items, ns);
     XALLOC(ds->masks, ns);
     XALLOC(ds->vertices, 2 * (size_t)ds->vertex_capacity);
@@ -417,15 +472,6 @@ static int size_outputs(ob_instance *inst)
     XALLOC(ds->mask_vertices, 2 * (size_t)ds->mask_vertex_capacity);
     XALLOC(ds->mask_indices, ds->mask_index_capacity);
     XALLOC(ds->text, ds->text_capacity);
-    /* world vertices: one entry per slot, vertices as the draw list sizes them */
-    XALLOC(ds->wv_slot, ns);
-    XALLOC(ds->wv_attachment, ns);
-    XALLOC(ds->wv_first, ns);
-    XALLOC(ds->wv_vertices, ns);
-    XALLOC(ds->wv, 2 * (size_t)ds->vertex_capacity);
-    if (ob_wv_plan_build(inst->doc, &ds->wv_plan) < 0) return -1;
-    XALLOC(ds->slot_cache, ns);
-    for (int32_t s = 0; s < ns; s++) ds->slot_cache[s].skin = INT32_MIN;  /* nothing cached */
     ds->outputs_sized = 1;
     return 0;
 }
@@ -439,7 +485,6 @@ void ob_draw_state_free(ob_instance *inst)
     free(ds->text_override);
     /* the caches are the document's (shared_caches) */
     free(ds->wv_slot); free(ds->wv_attachment); free(ds->wv_first); free(ds->wv_vertices); free(ds->wv);
-    ob_wv_plan_free(&ds->wv_plan);
     free(ds->slot_cache);
     free(ds->items); free(ds->masks);
     free(ds->vertices); free(ds->uvs); free(ds->indices); free(ds->colors);
@@ -893,24 +938,34 @@ int32_t ob_world_vertices_build(ob_instance *inst)
     const ob_document *doc = inst->doc;
     ob_draw_state *ds = inst->draw;
     int32_t n = 0, nv = 0;
-    if (!ds->outputs_sized && size_outputs(inst) < 0) return -1;
-    for (int32_t o = 0; o < doc->slot_count; o++) {
-        int32_t slot = inst->draw_order[o];
-        if (!inst->bone_active[doc->slots[slot].bone]) continue;  /* §8.4 */
-        const struct ob_slot_cache *c = slot_cached(inst, slot);
+    if (!ds->wv_sized && size_world_vertices(inst) < 0) return -1;
+    /* what every slot reads, in locals (the stores below cannot change them) */
+    const int32_t *order = inst->draw_order, *names = inst->slot_attachment, *uv_start = ds->uv_start;
+    const int32_t *uv_count = ds->uv_count, skin = inst->skin, ns = doc->slot_count, cap = ds->wv_capacity;
+    const uint8_t *active = inst->bone_active;
+    const ob_slot_data *slots = doc->slots;
+    const ob_attachment *atts = doc->attachments;
+    struct ob_slot_cache *cache = ds->slot_cache;
+    int32_t *e_slot = ds->wv_slot, *e_att = ds->wv_attachment, *e_first = ds->wv_first, *e_count = ds->wv_vertices;
+    float *wv = ds->wv;
+    for (int32_t o = 0; o < ns; o++) {
+        int32_t slot = order[o];
+        if (!active[slots[slot].bone]) continue;  /* §8.4 */
+        const struct ob_slot_cache *c = &cache[slot];
+        if (c->name != names[slot] || c->skin != skin) c = slot_cached(inst, slot);
         int32_t ai = c->attachment;
-        if (ai < 0 || ds->uv_start[ai] < 0) continue;  /* regions and meshes only */
-        int32_t k = ds->uv_count[ai];
-        if (nv + k > ds->vertex_capacity) return -1;  /* cannot happen: sized per slot */
-        float *v = ds->wv + 2 * (size_t)nv;
-        if (doc->attachments[ai].type == OB_ATT_MESH)
+        if (ai < 0 || uv_start[ai] < 0) continue;  /* regions and meshes only */
+        int32_t k = uv_count[ai];
+        if (nv + k > cap) return -1;  /* cannot happen: sized per slot */
+        float *v = wv + 2 * (size_t)nv;
+        if (atts[ai].type == OB_ATT_MESH)
             ob_attachment_world_vertices_planned(inst, slot, ai, ob_deform_of_entries(inst, c->def_linked, c->def_own),
                                                  &ds->wv_plan, v);
         else region_world(inst, slot, ai, v);
-        ds->wv_slot[n] = slot;
-        ds->wv_attachment[n] = ai;
-        ds->wv_first[n] = nv;
-        ds->wv_vertices[n] = k;
+        e_slot[n] = slot;
+        e_att[n] = ai;
+        e_first[n] = nv;
+        e_count[n] = k;
         n++;
         nv += k;
     }

@@ -70,7 +70,7 @@ typedef struct ob_draw_state {
     int32_t *wv_slot, *wv_attachment, *wv_first, *wv_vertices;  /* per entry (≤ one per slot) */
     float *wv;                   /* 2 per vertex */
     /* verts (issue 17): built with the outputs (the first build) */
-    ob_wv_plan wv_plan;          /* the weighted meshes' plan (attachment_vertices.h) */
+    ob_wv_use wv_plan;           /* the document's weighted-mesh plan (attachment_vertices.h), the kernel width */
     struct ob_slot_cache {       /* per slot: §8.1 getAttachment(skin, name) and its deform entries */
         int32_t name, skin, attachment, def_linked, def_own;
     } *slot_cache;
@@ -80,6 +80,8 @@ typedef struct ob_draw_state {
     int particles_sized;         /* particle capacity added (first build) */
     int outputs_sized;           /* output buffers allocated (the first build) */
     int32_t *seq_input;          /* per attachment: sequence input (machine << 16 | input), -1 */
+    int32_t wv_capacity;         /* vertices wv holds */
+    int wv_sized;                /* world-vertex buffers allocated (the first build of either kind) */
 } ob_draw_state;
 
 /* Builds the draw list of the current pose into inst->draw; returns the item
