@@ -7,15 +7,9 @@
 #include <immintrin.h>
 #endif
 
-int32_t ob_attachment_world_vertex_count(const ob_attachment *att)
-{
-    switch (att->type) {
-    case OB_ATT_MESH: case OB_ATT_PATH: case OB_ATT_BOUNDING_BOX: case OB_ATT_CLIPPING:
-        return att->vertex_count;
-    default:
-        return 0;
-    }
-}
+static inline int32_t vertex_count(const ob_attachment *att);
+
+int32_t ob_attachment_world_vertex_count(const ob_attachment *att) { return vertex_count(att); }
 
 const ob_deform *ob_attachment_deform(const ob_instance *inst, int32_t slot,
                                       const ob_attachment *att)
@@ -61,58 +55,75 @@ static inline void offset_at(offsets o, int32_t v, double *dx, double *dy)
     *dy = 2 * v + 1 < o.count ? o.v[2 * v + 1] : 0;
 }
 
+/* §8.3 unweighted, float32 out, every vertex with its offsets (ov: one per
+** value, NULL none): w = M·(v + o), the sums in the formula's order, two
+** vertices a store (issue 17: the matrix in registers, no per-value checks) */
+static void unweighted_f32(const ob_mat *m, const double *lv, const double *ov, int32_t n, float *of)
+{
+    int32_t v = 0;
+#ifdef __SSE2__
+    __m128d MA = _mm_set_pd(m->c, m->a), MB = _mm_set_pd(m->d, m->b), MX = _mm_set_pd(m->y, m->x);
+#define WV_UNWEIGHTED(P, R)                                                                                   \
+    for (; v + 2 <= n; v += 2) {                                                                              \
+        __m128d p = (P), r = (R);                                                                             \
+        __m128d wp = _mm_add_pd(_mm_add_pd(_mm_mul_pd(MA, _mm_unpacklo_pd(p, p)), _mm_mul_pd(MB, _mm_unpackhi_pd(p, p))), MX); \
+        __m128d wr = _mm_add_pd(_mm_add_pd(_mm_mul_pd(MA, _mm_unpacklo_pd(r, r)), _mm_mul_pd(MB, _mm_unpackhi_pd(r, r))), MX); \
+        _mm_storeu_ps(of + 2 * v, _mm_movelh_ps(_mm_cvtpd_ps(wp), _mm_cvtpd_ps(wr)));                          \
+    }
+    if (ov) WV_UNWEIGHTED(_mm_add_pd(_mm_loadu_pd(lv + 2 * v), _mm_loadu_pd(ov + 2 * v)),
+                          _mm_add_pd(_mm_loadu_pd(lv + 2 * v + 2), _mm_loadu_pd(ov + 2 * v + 2)))
+    else WV_UNWEIGHTED(_mm_add_pd(_mm_loadu_pd(lv + 2 * v), _mm_setzero_pd()),
+                       _mm_add_pd(_mm_loadu_pd(lv + 2 * v + 2), _mm_setzero_pd()))
+#undef WV_UNWEIGHTED
+#endif
+    ob_v2d ma = {m->a, m->c}, mb = {m->b, m->d}, mx = {m->x, m->y};
+    for (; v < n; v++) {
+        ob_v2d p = ob_v2_load(lv + 2 * v) + (ov ? ob_v2_load(ov + 2 * v) : (ob_v2d){0, 0});
+        ob_v2d w = ma * (ob_v2d){p[0], p[0]} + mb * (ob_v2d){p[1], p[1]} + mx;
+        of[2 * v] = (float)w[0];
+        of[2 * v + 1] = (float)w[1];
+    }
+}
+
+static inline int32_t vertex_count(const ob_attachment *att)
+{
+    switch (att->type) {
+    case OB_ATT_MESH: case OB_ATT_PATH: case OB_ATT_BOUNDING_BOX: case OB_ATT_CLIPPING:
+        return att->vertex_count;
+    default:
+        return 0;
+    }
+}
+
 /* One pass for both outputs: float32 (of, the draw list) or doubles (od,
 ** the Spine pose model's path, which spine-core computes in doubles). */
 static int32_t world_vertices_off(const ob_instance *inst, int32_t slot, const ob_attachment *att, offsets off,
                                   float *of, double *od)
 {
-    int32_t n = ob_attachment_world_vertex_count(att);
+    int32_t n = vertex_count(att);
     if (n == 0) return 0;
-    const ob_mat *world = inst->world, sb = world[inst->doc->slots[slot].bone];
+    const ob_mat *world = inst->world, *m = &world[inst->doc->slots[slot].bone];
     if (att->weight_start == NULL || att->type == OB_ATT_CLIPPING) {
         /* §8.3 unweighted: (vx + dx, vy + dy) through the slot bone's world
         ** (per-influence offsets of an unweighted attachment: one per vertex) */
         const double *lv = att->vertices;
         if (of && (off.count == 0 || off.count >= 2 * n)) {
             /* no offsets, or one for every value: the same sums without the
-            ** per-value checks, two lanes at a time (issue 17) */
-            const double *ov = off.count ? off.v : NULL;
-            ob_v2d ma = {sb.a, sb.c}, mb = {sb.b, sb.d}, mx = {sb.x, sb.y};
-            int32_t v = 0;
-#ifdef __SSE2__
-            /* the same sums, two vertices a store, converted together (issue 17) */
-            __m128d MA = (__m128d)ma, MB = (__m128d)mb, MX = (__m128d)mx;
-#define WV_UNWEIGHTED(P, R)                                                                                   \
-            for (; v + 2 <= n; v += 2) {                                                              \
-                __m128d p = (P), r = (R);                                                             \
-                __m128d wp = _mm_add_pd(_mm_add_pd(_mm_mul_pd(MA, _mm_unpacklo_pd(p, p)), _mm_mul_pd(MB, _mm_unpackhi_pd(p, p))), MX); \
-                __m128d wr = _mm_add_pd(_mm_add_pd(_mm_mul_pd(MA, _mm_unpacklo_pd(r, r)), _mm_mul_pd(MB, _mm_unpackhi_pd(r, r))), MX); \
-                _mm_storeu_ps(of + 2 * v, _mm_movelh_ps(_mm_cvtpd_ps(wp), _mm_cvtpd_ps(wr)));        \
-            }
-            if (ov) WV_UNWEIGHTED(_mm_add_pd(_mm_loadu_pd(lv + 2 * v), _mm_loadu_pd(ov + 2 * v)),
-                                  _mm_add_pd(_mm_loadu_pd(lv + 2 * v + 2), _mm_loadu_pd(ov + 2 * v + 2)))
-            else WV_UNWEIGHTED(_mm_add_pd(_mm_loadu_pd(lv + 2 * v), _mm_setzero_pd()),
-                               _mm_add_pd(_mm_loadu_pd(lv + 2 * v + 2), _mm_setzero_pd()))
-#undef WV_UNWEIGHTED
-#endif
-            for (; v < n; v++) {
-                ob_v2d p = ob_v2_load(lv + 2 * v) + (ov ? ob_v2_load(ov + 2 * v) : (ob_v2d){0, 0});
-                ob_v2d w = ma * (ob_v2d){p[0], p[0]} + mb * (ob_v2d){p[1], p[1]} + mx;
-                of[2 * v] = (float)w[0];
-                of[2 * v + 1] = (float)w[1];
-            }
+            ** per-value checks (issue 17) */
+            unweighted_f32(m, lv, off.count ? off.v : NULL, n, of);
             return n;
         }
         for (int32_t v = 0; v < n; v++) {
             double dx, dy;  /* added even when 0, as the formula reads (−0 + 0 = 0) */
             offset_at(off, v, &dx, &dy);
             double x = lv[2 * v] + dx, y = lv[2 * v + 1] + dy;
-            double wx = sb.a * x + sb.b * y + sb.x, wy = sb.c * x + sb.d * y + sb.y;
+            double wx = m->a * x + m->b * y + m->x, wy = m->c * x + m->d * y + m->y;
             if (od) { od[2 * v] = wx; od[2 * v + 1] = wy; }
             else { of[2 * v] = (float)wx; of[2 * v + 1] = (float)wy; }
         }
         return n;
     }
+    const ob_mat sb = *m;
     /* §8.3 weighted: Σ weight · bone.world·(inf.x + dx, inf.y + dy) */
     const int32_t *ws = att->weight_start;
     const ob_weight *w = att->weights;

@@ -274,6 +274,38 @@ static void parse_value(ob_loader *L, const ob_timeline *tl, const cJSON *k, ob_
     }
 }
 
+/* deform (issue 17): the per-frame records of a deform timeline's keys
+** (ob_dkey): span, divisor, offsets, the difference to the next key's offsets
+** (b − a per element, the double subtraction §5's lerp does), curve */
+static void deform_keys(ob_loader *L, ob_timeline *tl)
+{
+    int32_t n = tl->key_count;
+    if (n == 0) return;
+    ob_dkey *dk = ob_alloc(L, (size_t)n, sizeof *dk);
+    for (int32_t i = 0; i < n; i++) {
+        const ob_key *a = &tl->keys[i], *b = i + 1 < n ? a + 1 : NULL;
+        ob_dkey *k = &dk[i];
+        k->t0 = tl->times[i];
+        k->t1 = b ? tl->times[i + 1] : k->t0;
+        double span = k->t1 - k->t0;
+        k->den = span != 0 ? span : 1;  /* (b.time − a.time) ‖ 1 */
+        k->v0 = a->offsets;
+        k->count = a->count;
+        k->kind = tl->hot[i].curve;
+        k->curve = a->c;
+        if (tl->hot[i].spine) {
+            k->curve = tl->hot[i].spine;
+            if (k->kind != OB_BKEY_SPINE_FAST) k->kind = OB_DKEY_SAMPLED;
+        }
+        if (b && b->count == a->count && a->count > 0) {
+            double *dv = ob_alloc(L, (size_t)a->count, sizeof *dv);
+            for (int32_t j = 0; j < a->count; j++) dv[j] = b->offsets[j] - a->offsets[j];
+            k->dv = dv;
+        }
+    }
+    tl->dkeys = dk;
+}
+
 static void load_timeline(ob_loader *L, const cJSON *o, ob_timeline *tl)
 {
     const char *target = ob_str(L, o, "target", NULL);
@@ -355,6 +387,8 @@ static void load_timeline(ob_loader *L, const cJSON *o, ob_timeline *tl)
     /* §5 locate binary-searches: keys are kept in file order, as the reference does */
     if (!sorted) ob_warn(L, "keys", "key times are not in ascending order");
     tl->sorted = sorted;
+    if (tl->target == OB_TL_DEFORM && (tl->property == OB_P_OFFSETS || tl->property == OB_P_INFLUENCE_OFFSETS))
+        deform_keys(L, tl);
 }
 
 /* ---- Event and audio keys (§5.2, §10) ---------------------------------- */

@@ -276,15 +276,41 @@ static void apply_particles(ob_instance *inst, const ob_timeline *tl, double tim
     pv->has_rate = 1;
 }
 
+/* ---- deform (issue 17) ------------------------------------------------ */
+
+/* §5 locate on a deform timeline's records (ob_dkey): the same key, fraction
+** and divisions as locate, the hinted span read from the record itself */
+static inline const ob_dkey *deform_locate(const ob_instance *inst, const ob_timeline *tl, double time, double *t,
+                                           int *interp)
+{
+    const ob_dkey *k = tl->dkeys;
+    int32_t n = tl->key_count;
+    *t = 0;
+    *interp = 0;
+    if (time <= k[0].t0) return k;
+    if (time >= k[n - 1].t0) return k + n - 1;
+    int32_t *hint = &inst->key_hint[tl->serial], h = *hint, lo;
+    if (tl->sorted && h >= 0 && h < n - 1 && k[h].t0 <= time && time < k[h].t1) lo = h;  /* find_span's first check */
+    else lo = find_span_in(tl->times, n, tl->sorted, time, hint);
+    const ob_dkey *a = k + lo;
+    if (a->kind == OB_CURVE_STEPPED) return a;
+    double f = (time - a->t0) / a->den;  /* / ((b.time − a.time) ‖ 1) */
+    *t = a->kind == OB_CURVE_LINEAR       ? f
+       : a->kind == OB_BKEY_SPINE_FAST    ? ob_curve_spine_fast_eval(a->curve, f)
+       : a->kind == OB_DKEY_SAMPLED       ? ob_curve_spine_sampled(a->curve, f)
+                                          : ob_curve_eval((ob_curve_kind)a->kind, a->curve, f);
+    *interp = 1;
+    return a;
+}
+
 static void apply_deform(ob_instance *inst, const ob_timeline *tl, double time, double alpha)
 {
     ob_deform *d = ob_instance_deform(inst, tl->index, tl->attachment);
-    if (!d) return;
+    if (!d || !tl->dkeys) return;
     /* §5 sampleArray: element-wise lerp to the longer length, missing = 0 */
     double t;
     int interp;
-    int32_t ia = locate(inst, tl, time, &t, &interp);
-    const ob_key *a = &tl->keys[ia], *b = interp ? a + 1 : NULL;
+    const ob_dkey *a = deform_locate(inst, tl, time, &t, &interp), *b = interp ? a + 1 : NULL;
     int32_t n = a->count;
     if (b && b->count > n) n = b->count;
     if (n > d->capacity) n = d->capacity;  /* cannot happen: sized for the longest key */
@@ -293,24 +319,27 @@ static void apply_deform(ob_instance *inst, const ob_timeline *tl, double time, 
     int per_influence = tl->property == OB_P_INFLUENCE_OFFSETS;
     int32_t old = d->per_influence == per_influence ? d->count : 0;
     d->per_influence = per_influence;
-    if (b && alpha >= 1 && a->count == n && b->count == n) {
-        /* the common span (equal lengths, full weight): the same lerp per
-        ** element, two lanes at a time (issue 17) */
-        const double *pa = a->offsets, *pb = b->offsets;
+    if (alpha >= 1 && n == a->count && (!b || a->dv)) {
+        /* full weight, every value from both keys (dv: the keys' lengths are
+        ** equal) or a key held: a + (b − a)·t, the difference read from the
+        ** record, two lanes at a time (issue 17) */
+        const double *pa = a->v0;
         double *out = d->values;
+        d->count = n;
+        if (!b) {
+            memcpy(out, pa, (size_t)n * sizeof *out);
+            return;
+        }
+        const double *pd = a->dv;
         int32_t i = 0;
         ob_v2d vt = {t, t};
-        for (; i + 2 <= n; i += 2) {
-            ob_v2d x = ob_v2_load(pa + i);
-            ob_v2_store(out + i, x + (ob_v2_load(pb + i) - x) * vt);
-        }
-        if (i < n) out[i] = lerp(pa[i], pb[i], t);
-        d->count = n;
+        for (; i + 2 <= n; i += 2) ob_v2_store(out + i, ob_v2_load(pa + i) + ob_v2_load(pd + i) * vt);
+        if (i < n) out[i] = pa[i] + pd[i] * t;
         return;
     }
     for (int32_t i = 0; i < n; i++) {
-        double va = i < a->count ? a->offsets[i] : 0;
-        double v = b ? lerp(va, i < b->count ? b->offsets[i] : 0, t) : va;
+        double va = i < a->count ? a->v0[i] : 0;
+        double v = b ? lerp(va, i < b->count ? b->v0[i] : 0, t) : va;
         if (alpha < 1) {
             /* existing offsets: lerp(cur[i] ‖ 0, v, alpha); none: v·alpha */
             double cur = old > 0 && i < old ? d->values[i] : 0;
