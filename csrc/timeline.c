@@ -303,6 +303,27 @@ static inline const ob_dkey *deform_locate(const ob_instance *inst, const ob_tim
     return a;
 }
 
+/* a + (b − a)·t per element: the difference read from the key's record,
+** two lanes at a time (the same operations in the fused vertex loop,
+** attachment_vertices.c) */
+void ob_deform_settle(ob_deform *d)
+{
+    const double *pa = d->lazy_v0, *pd = d->lazy_dv;
+    int32_t n = d->count;
+    double *out = d->values;
+    d->lazy_v0 = d->lazy_dv = NULL;
+    if (!pa || n <= 0) return;
+    if (!pd) {
+        memcpy(out, pa, (size_t)n * sizeof *out);
+        return;
+    }
+    double t = d->lazy_t;
+    ob_v2d vt = {t, t};
+    int32_t i = 0;
+    for (; i + 2 <= n; i += 2) ob_v2_store(out + i, ob_v2_load(pa + i) + ob_v2_load(pd + i) * vt);
+    if (i < n) out[i] = pa[i] + pd[i] * t;
+}
+
 static void apply_deform(ob_instance *inst, const ob_timeline *tl, double time, double alpha)
 {
     ob_deform *d = ob_instance_deform(inst, tl->index, tl->attachment);
@@ -320,23 +341,17 @@ static void apply_deform(ob_instance *inst, const ob_timeline *tl, double time, 
     int32_t old = d->per_influence == per_influence ? d->count : 0;
     d->per_influence = per_influence;
     if (alpha >= 1 && n == a->count && (!b || a->dv)) {
-        /* full weight, every value from both keys (dv: the keys' lengths are
-        ** equal) or a key held: a + (b − a)·t, the difference read from the
-        ** record, two lanes at a time (issue 17) */
-        const double *pa = a->v0;
-        double *out = d->values;
+        /* full weight, every value from both keys (dv: their lengths are
+        ** equal) or a key held: the sample is recorded, not stored (issue 17);
+        ** ob_deform_values stores it for the readers that need the values */
         d->count = n;
-        if (!b) {
-            memcpy(out, pa, (size_t)n * sizeof *out);
-            return;
-        }
-        const double *pd = a->dv;
-        int32_t i = 0;
-        ob_v2d vt = {t, t};
-        for (; i + 2 <= n; i += 2) ob_v2_store(out + i, ob_v2_load(pa + i) + ob_v2_load(pd + i) * vt);
-        if (i < n) out[i] = pa[i] + pd[i] * t;
+        d->lazy_v0 = a->v0;
+        d->lazy_dv = b ? a->dv : NULL;
+        d->lazy_t = t;
         return;
     }
+    if (alpha < 1 && old > 0) ob_deform_values(d);  /* the offsets mixed with */
+    d->lazy_v0 = d->lazy_dv = NULL;
     for (int32_t i = 0; i < n; i++) {
         double va = i < a->count ? a->v0[i] : 0;
         double v = b ? lerp(va, i < b->count ? b->v0[i] : 0, t) : va;
