@@ -164,7 +164,16 @@ UV_AVX static void unweighted_avx2(const ob_mat *m, const double *lv, const doub
     }
 #undef UV_LOOP
 #undef UV_W
-    if (v < n) unweighted_f32(m, lv + 2 * v, ov ? ov + 2 * v : NULL, od ? od + 2 * v : NULL, t, n - v, of + 2 * v);
+    if (v < n) {  /* the last vertex: the same operations, two lanes */
+        __m128d p = _mm_loadu_pd(lv + 2 * v), d = _mm_setzero_pd();
+        if (od) d = _mm_add_pd(_mm_loadu_pd(ov + 2 * v), _mm_mul_pd(_mm_loadu_pd(od + 2 * v), _mm256_castpd256_pd128(T)));
+        else if (ov) d = _mm_loadu_pd(ov + 2 * v);
+        p = _mm_add_pd(p, d);
+        __m128d w = _mm_add_pd(_mm_add_pd(_mm_mul_pd(_mm256_castpd256_pd128(MA), _mm_unpacklo_pd(p, p)),
+                                          _mm_mul_pd(_mm256_castpd256_pd128(MB), _mm_unpackhi_pd(p, p))),
+                               _mm256_castpd256_pd128(MX));
+        _mm_storel_pi((__m64 *)(void *)(of + 2 * v), _mm_cvtpd_ps(w));
+    }
 }
 #endif
 
