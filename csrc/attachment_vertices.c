@@ -256,7 +256,7 @@ static inline int fused(const ob_instance *inst, const ob_deform *d, const ob_at
 static int32_t world_vertices_fused(const ob_instance *inst, int32_t slot, const ob_attachment *att,
                                     const ob_deform *d, float *of)
 {
-    int32_t n = vertex_count(att);
+    int32_t n = att->vertex_count;  /* fused(): a polygon attachment */
     unweighted(inst, &inst->world[inst->doc->slots[slot].bone], att->vertices, d->lazy_v0, d->lazy_dv, d->lazy_t, n, of);
     return n;
 }

@@ -306,6 +306,8 @@ typedef struct ob_timeline {
                                  ** first physics constraint, every one whose flag is set is keyed */
     const ob_dkey *dkeys;        /* deform (issue 17): key_count records for an offsets /
                                  ** influenceOffsets timeline, else NULL */
+    int32_t deform_entry;        /* deform (issue 17): its (slot, attachment) entry's index in
+                                 ** ob_instance.deforms (the same order skeleton.c builds), -1 */
 } ob_timeline;
 
 /* keys (issue 17): the bone pose value timelines of an animation (the seven

@@ -665,6 +665,57 @@ static void load_animation(ob_loader *L, const cJSON *o, ob_animation_data *a)
     plan_animation(L, a);  /* keys (issue 17) */
 }
 
+/* deform (issue 17): each deform timeline's entry in ob_instance.deforms,
+** which holds one entry per (slot, attachment name) keyed by a deform
+** timeline of any animation, sorted by slot then name (skeleton.c); apply
+** checks the entry's pair before using it */
+static int cmp_pair_i32(const void *a, const void *b)
+{
+    const int32_t *x = a, *y = b;
+    return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0]) : (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+static void deform_entries(ob_loader *L, ob_document *doc)
+{
+    int32_t n = 0, u = 0;
+    for (int32_t a = 0; a < doc->animation_count; a++)
+        for (int32_t t = 0; t < doc->animations[a].timeline_count; t++) {
+            ob_timeline *tl = &doc->animations[a].timelines[t];
+            tl->deform_entry = -1;
+            n += tl->target == OB_TL_DEFORM && tl->index >= 0 && tl->attachment >= 0;
+        }
+    if (n == 0) return;
+    int32_t *pairs = ob_alloc(L, 2 * (size_t)n, sizeof *pairs);
+    for (int32_t a = 0; a < doc->animation_count; a++)
+        for (int32_t t = 0; t < doc->animations[a].timeline_count; t++) {
+            const ob_timeline *tl = &doc->animations[a].timelines[t];
+            if (tl->target != OB_TL_DEFORM || tl->index < 0 || tl->attachment < 0) continue;
+            pairs[2 * u] = tl->index;
+            pairs[2 * u + 1] = tl->attachment;
+            u++;
+        }
+    qsort(pairs, (size_t)n, 2 * sizeof *pairs, cmp_pair_i32);
+    u = 0;
+    for (int32_t i = 0; i < n; i++)
+        if (u == 0 || cmp_pair_i32(&pairs[2 * (u - 1)], &pairs[2 * i]) != 0) {
+            pairs[2 * u] = pairs[2 * i];
+            pairs[2 * u + 1] = pairs[2 * i + 1];
+            u++;
+        }
+    for (int32_t a = 0; a < doc->animation_count; a++)
+        for (int32_t t = 0; t < doc->animations[a].timeline_count; t++) {
+            ob_timeline *tl = &doc->animations[a].timelines[t];
+            if (tl->target != OB_TL_DEFORM || tl->index < 0 || tl->attachment < 0) continue;
+            int32_t lo = 0, hi = u - 1, key[2] = {tl->index, tl->attachment};
+            while (lo < hi) {  /* the first pair ≥ key: present, as every pair was listed */
+                int32_t mid = (lo + hi) >> 1;
+                if (cmp_pair_i32(&pairs[2 * mid], key) < 0) lo = mid + 1;
+                else hi = mid;
+            }
+            tl->deform_entry = lo;
+        }
+}
+
 void ob_load_animations(ob_loader *L, const cJSON *root)
 {
     ob_document *doc = L->doc;
@@ -680,6 +731,7 @@ void ob_load_animations(ob_loader *L, const cJSON *root)
         ob_path_pop(L, m);
     }
     ob_path_pop(L, m0);
+    deform_entries(L, doc);  /* deform (issue 17) */
 }
 
 /* ---- Sliders (§7.5, format "Sliders") ---------------------------------- */

@@ -326,7 +326,9 @@ void ob_deform_settle(ob_deform *d)
 
 static void apply_deform(ob_instance *inst, const ob_timeline *tl, double time, double alpha)
 {
-    ob_deform *d = ob_instance_deform(inst, tl->index, tl->attachment);
+    int32_t e = tl->deform_entry;  /* the loader's index, checked (issue 17) */
+    ob_deform *d = e >= 0 && e < inst->deform_count ? &inst->deforms[e] : NULL;
+    if (!d || d->slot != tl->index || d->name_id != tl->attachment) d = ob_instance_deform(inst, tl->index, tl->attachment);
     if (!d || !tl->dkeys) return;
     /* §5 sampleArray: element-wise lerp to the longer length, missing = 0 */
     double t;
