@@ -284,14 +284,18 @@ static inline const ob_dkey *deform_locate(const ob_instance *inst, const ob_tim
                                            int *interp)
 {
     const ob_dkey *k = tl->dkeys;
-    int32_t n = tl->key_count;
+    int32_t n = tl->key_count, *hint = &inst->key_hint[tl->serial], h = *hint, lo;
     *t = 0;
     *interp = 0;
-    if (time <= k[0].t0) return k;
-    if (time >= k[n - 1].t0) return k + n - 1;
-    int32_t *hint = &inst->key_hint[tl->serial], h = *hint, lo;
-    if (tl->sorted && h >= 0 && h < n - 1 && k[h].t0 <= time && time < k[h].t1) lo = h;  /* find_span's first check */
-    else lo = find_span_in(tl->times, n, tl->sorted, time, hint);
+    /* strictly inside the hinted span of ascending keys (most frames): past
+    ** the first key and before the last, so locate's first two checks pass */
+    if (tl->sorted && (uint32_t)h < (uint32_t)(n - 1) && k[h].t0 < time && time < k[h].t1) {
+        lo = h;
+    } else {
+        if (time <= k[0].t0) return k;
+        if (time >= k[n - 1].t0) return k + n - 1;
+        lo = find_span_in(tl->times, n, tl->sorted, time, hint);
+    }
     const ob_dkey *a = k + lo;
     if (a->kind == OB_CURVE_STEPPED) return a;
     double f = (time - a->t0) / a->den;  /* / ((b.time − a.time) ‖ 1) */
