@@ -367,24 +367,25 @@ static void apply_deform(ob_instance *inst, const ob_timeline *tl, double time, 
     double t;
     int interp;
     const ob_dkey *a = deform_locate(inst, tl, time, &t, &interp), *b = interp ? a + 1 : NULL;
-    int32_t n = a->count;
-    if (b && b->count > n) n = b->count;
-    if (n > d->capacity) n = d->capacity;  /* cannot happen: sized for the longest key */
     /* offsets per vertex and per influence (the extension) do not mix: the
     ** other kind's values count as none */
     int per_influence = tl->property == OB_P_INFLUENCE_OFFSETS;
-    int32_t old = d->per_influence == per_influence ? d->count : 0;
-    d->per_influence = per_influence;
-    if (alpha >= 1 && n == a->count && (!b || a->dv)) {
+    if (alpha >= 1 && (!b || a->dv) && a->count <= d->capacity) {
         /* full weight, every value from both keys (dv: their lengths are
         ** equal) or a key held: the sample is recorded, not stored (issue 17);
         ** ob_deform_values stores it for the readers that need the values */
-        d->count = n;
+        d->per_influence = per_influence;
+        d->count = a->count;
         d->lazy_v0 = a->v0;
         d->lazy_dv = b ? a->dv : NULL;
         d->lazy_t = t;
         return;
     }
+    int32_t n = a->count;
+    if (b && b->count > n) n = b->count;
+    if (n > d->capacity) n = d->capacity;  /* cannot happen: sized for the longest key */
+    int32_t old = d->per_influence == per_influence ? d->count : 0;
+    d->per_influence = per_influence;
     if (alpha < 1 && old > 0) ob_deform_values(d);  /* the offsets mixed with */
     d->lazy_v0 = d->lazy_dv = NULL;
     for (int32_t i = 0; i < n; i++) {
