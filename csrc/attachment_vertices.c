@@ -73,11 +73,11 @@ static inline void offset_at(offsets o, int32_t v, double *dx, double *dy)
     *dy = 2 * v + 1 < o.count ? o.v[2 * v + 1] : 0;
 }
 
-/* §8.3 unweighted, float32 out, every vertex with its offsets (o.v: one per
+/* §8.3 unweighted, float32 out, every vertex with its offsets (ov: one per
 ** value, NULL none; od: a pending sample's differences, ov + od·t fused here
-** with the operations ob_deform_settle does): w = M·(v + o), the sums in the formula's
-** order, two vertices a store (issue 17: the matrix in registers, no
-** per-value checks, no stored offsets read back) */
+** with the operations ob_deform_settle does): w = M·(v + o), the sums in the
+** formula's order, two vertices a store (issue 17: the matrix in registers,
+** no per-value checks, no stored offsets read back) */
 static void unweighted_f32(const ob_mat *m, const double *lv, const double *ov, const double *od, double t, int32_t n,
                            float *of)
 {
