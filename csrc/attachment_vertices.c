@@ -1,13 +1,14 @@
 /* attachment_vertices.c: §8.3 world vertices of mesh, path, boundingBox and
 ** clipping attachments (float32, deform offsets and weights included). */
 #include "attachment_vertices.h"
+#include "drawlist.h"
 
 #include <string.h>
 #if defined(__SSE2__) || defined(__x86_64__)
 #include <immintrin.h>
 #endif
 
-int32_t ob_attachment_world_vertex_count(const ob_attachment *att)
+static inline int32_t vertex_count(const ob_attachment *att)
 {
     switch (att->type) {
     case OB_ATT_MESH: case OB_ATT_PATH: case OB_ATT_BOUNDING_BOX: case OB_ATT_CLIPPING:
@@ -16,6 +17,8 @@ int32_t ob_attachment_world_vertex_count(const ob_attachment *att)
         return 0;
     }
 }
+
+int32_t ob_attachment_world_vertex_count(const ob_attachment *att) { return vertex_count(att); }
 
 const ob_deform *ob_attachment_deform(const ob_instance *inst, int32_t slot,
                                       const ob_attachment *att)
@@ -49,10 +52,19 @@ void ob_attachment_deform_entries(const ob_instance *inst, int32_t slot, const o
 ** pair belongs to an influence, indexed over the attachment's flat weights. */
 typedef struct offsets { const double *v; int32_t count; int per_influence; } offsets;
 
+/* The offsets of d as att's vertices read them (clipping: none): a pending
+** sample (ob_deform.lazy_v0) of a held key is that key's own values, any
+** other is stored first (ob_deform_values) */
+static inline offsets offsets_for(const ob_deform *d, const ob_attachment *att)
+{
+    if (!d || att->type == OB_ATT_CLIPPING) return (offsets){NULL, 0, 0};
+    if (d->lazy_v0 && !d->lazy_dv) return (offsets){d->lazy_v0, d->count, d->per_influence};
+    return (offsets){ob_deform_values(d), d->count, d->per_influence};
+}
+
 static offsets offsets_of(const ob_instance *inst, int32_t slot, const ob_attachment *att)
 {
-    const ob_deform *d = att->type == OB_ATT_CLIPPING ? NULL : ob_attachment_deform(inst, slot, att);
-    return d ? (offsets){d->values, d->count, d->per_influence} : (offsets){NULL, 0, 0};
+    return offsets_for(att->type == OB_ATT_CLIPPING ? NULL : ob_attachment_deform(inst, slot, att), att);
 }
 
 static inline void offset_at(offsets o, int32_t v, double *dx, double *dy)
@@ -61,58 +73,158 @@ static inline void offset_at(offsets o, int32_t v, double *dx, double *dy)
     *dy = 2 * v + 1 < o.count ? o.v[2 * v + 1] : 0;
 }
 
+/* §8.3 unweighted, float32 out, every vertex with its offsets (ov: one per
+** value, NULL none; od: a pending sample's differences, ov + od·t fused here
+** with the operations ob_deform_settle does): w = M·(v + o), the sums in the
+** formula's order, two vertices a store (issue 17: the matrix in registers,
+** no per-value checks, no stored offsets read back) */
+static void unweighted_f32(const ob_mat *m, const double *lv, const double *ov, const double *od, double t, int32_t n,
+                           float *of)
+{
+    int32_t v = 0;
+#ifdef __SSE2__
+    __m128d MA = _mm_set_pd(m->c, m->a), MB = _mm_set_pd(m->d, m->b), MX = _mm_set_pd(m->y, m->x);
+#define WV_UNWEIGHTED(P, R)                                                                                   \
+    for (; v + 2 <= n; v += 2) {                                                                              \
+        __m128d p = (P), r = (R);                                                                             \
+        __m128d wp = _mm_add_pd(_mm_add_pd(_mm_mul_pd(MA, _mm_unpacklo_pd(p, p)), _mm_mul_pd(MB, _mm_unpackhi_pd(p, p))), MX); \
+        __m128d wr = _mm_add_pd(_mm_add_pd(_mm_mul_pd(MA, _mm_unpacklo_pd(r, r)), _mm_mul_pd(MB, _mm_unpackhi_pd(r, r))), MX); \
+        _mm_storeu_ps(of + 2 * v, _mm_movelh_ps(_mm_cvtpd_ps(wp), _mm_cvtpd_ps(wr)));                          \
+    }
+#define WV_LERP(i) _mm_add_pd(_mm_loadu_pd(ov + (i)), _mm_mul_pd(_mm_loadu_pd(od + (i)), T))
+    if (od) {
+        __m128d T = _mm_set1_pd(t);
+        WV_UNWEIGHTED(_mm_add_pd(_mm_loadu_pd(lv + 2 * v), WV_LERP(2 * v)),
+                      _mm_add_pd(_mm_loadu_pd(lv + 2 * v + 2), WV_LERP(2 * v + 2)))
+    } else if (ov) {
+        WV_UNWEIGHTED(_mm_add_pd(_mm_loadu_pd(lv + 2 * v), _mm_loadu_pd(ov + 2 * v)),
+                      _mm_add_pd(_mm_loadu_pd(lv + 2 * v + 2), _mm_loadu_pd(ov + 2 * v + 2)))
+    } else {
+        WV_UNWEIGHTED(_mm_add_pd(_mm_loadu_pd(lv + 2 * v), _mm_setzero_pd()),
+                      _mm_add_pd(_mm_loadu_pd(lv + 2 * v + 2), _mm_setzero_pd()))
+    }
+#undef WV_LERP
+#undef WV_UNWEIGHTED
+#endif
+    ob_v2d ma = {m->a, m->c}, mb = {m->b, m->d}, mx = {m->x, m->y}, vt = {t, t};
+    for (; v < n; v++) {
+        ob_v2d d = {0, 0};
+        if (od) d = ob_v2_load(ov + 2 * v) + ob_v2_load(od + 2 * v) * vt;
+        else if (ov) d = ob_v2_load(ov + 2 * v);
+        ob_v2d p = ob_v2_load(lv + 2 * v) + d;
+        ob_v2d w = ma * (ob_v2d){p[0], p[0]} + mb * (ob_v2d){p[1], p[1]} + mx;
+        of[2 * v] = (float)w[0];
+        of[2 * v + 1] = (float)w[1];
+    }
+}
+
+/* The same loop four lanes wide (issue 17): the two vertices of a 256-bit
+** value go through exactly the operations unweighted_f32 does to each, so
+** the output is the same bits; built with -mavx2, or as a clone picked at
+** run time (the weighted kernels' rule), never under OB_NO_DISPATCH alone. */
+#if defined(__AVX2__)
+#define UV_AVX2 1
+#define UV_AVX2_HERE() 1
+#define UV_AVX
+#elif defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__) && !defined(OB_NO_DISPATCH)
+#define UV_AVX2 1
+#define UV_AVX2_HERE() (__builtin_cpu_supports("avx2") != 0)
+#define UV_AVX __attribute__((target("avx2")))
+#endif
+#ifdef UV_AVX2
+UV_AVX static void unweighted_avx2(const ob_mat *m, const double *lv, const double *ov, const double *od, double t,
+                                   int32_t n, float *of)
+{
+    __m256d MA = _mm256_set_pd(m->c, m->a, m->c, m->a), MB = _mm256_set_pd(m->d, m->b, m->d, m->b);
+    __m256d MX = _mm256_set_pd(m->y, m->x, m->y, m->x), T = _mm256_set1_pd(t);
+    int32_t v = 0;
+#define UV_W(P) _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(MA, _mm256_unpacklo_pd(P, P)), \
+                                            _mm256_mul_pd(MB, _mm256_unpackhi_pd(P, P))), MX)
+#define UV_LOOP(P)                                                                        \
+    for (; v + 4 <= n; v += 4) {                                                          \
+        int32_t i = 2 * v;                                                                \
+        __m256d p = (P);                                                                  \
+        i += 4;                                                                           \
+        __m256d r = (P);                                                                  \
+        _mm_storeu_ps(of + 2 * v, _mm256_cvtpd_ps(UV_W(p)));                              \
+        _mm_storeu_ps(of + 2 * v + 4, _mm256_cvtpd_ps(UV_W(r)));                          \
+    }                                                                                     \
+    for (; v + 2 <= n; v += 2) {                                                          \
+        int32_t i = 2 * v;                                                                \
+        __m256d p = (P);                                                                  \
+        _mm_storeu_ps(of + 2 * v, _mm256_cvtpd_ps(UV_W(p)));                              \
+    }
+    if (od) {
+        UV_LOOP(_mm256_add_pd(_mm256_loadu_pd(lv + i),
+                              _mm256_add_pd(_mm256_loadu_pd(ov + i), _mm256_mul_pd(_mm256_loadu_pd(od + i), T))))
+    } else if (ov) {
+        UV_LOOP(_mm256_add_pd(_mm256_loadu_pd(lv + i), _mm256_loadu_pd(ov + i)))
+    } else {
+        UV_LOOP(_mm256_add_pd(_mm256_loadu_pd(lv + i), _mm256_setzero_pd()))
+    }
+#undef UV_LOOP
+#undef UV_W
+    if (v < n) {  /* the last vertex: the same operations, two lanes */
+        __m128d p = _mm_loadu_pd(lv + 2 * v), d = _mm_setzero_pd();
+        if (od) d = _mm_add_pd(_mm_loadu_pd(ov + 2 * v), _mm_mul_pd(_mm_loadu_pd(od + 2 * v), _mm256_castpd256_pd128(T)));
+        else if (ov) d = _mm_loadu_pd(ov + 2 * v);
+        p = _mm_add_pd(p, d);
+        __m128d w = _mm_add_pd(_mm_add_pd(_mm_mul_pd(_mm256_castpd256_pd128(MA), _mm_unpacklo_pd(p, p)),
+                                          _mm_mul_pd(_mm256_castpd256_pd128(MB), _mm_unpackhi_pd(p, p))),
+                               _mm256_castpd256_pd128(MX));
+        _mm_storel_pi((__m64 *)(void *)(of + 2 * v), _mm_cvtpd_ps(w));
+    }
+}
+#endif
+
+/* unweighted_f32 at the widest width here; the tests' width switch
+** (ob_wv_plan.width 1: the SSE2 baseline) holds for it too */
+static inline void unweighted(const ob_instance *inst, const ob_mat *m, const double *lv, const double *ov,
+                              const double *od, double t, int32_t n, float *of)
+{
+#ifdef UV_AVX2
+    if ((!inst->draw || inst->draw->wv_plan.width != 1) && UV_AVX2_HERE()) {
+        unweighted_avx2(m, lv, ov, od, t, n, of);
+        return;
+    }
+#else
+    (void)inst;
+#endif
+    unweighted_f32(m, lv, ov, od, t, n, of);
+}
+
+/* width 3 (the tests' direct loop): the per-value loop below, on stored offsets */
+static inline int direct(const ob_instance *inst) { return inst->draw && inst->draw->wv_plan.width == 3; }
+
 /* One pass for both outputs: float32 (of, the draw list) or doubles (od,
 ** the Spine pose model's path, which spine-core computes in doubles). */
 static int32_t world_vertices_off(const ob_instance *inst, int32_t slot, const ob_attachment *att, offsets off,
                                   float *of, double *od)
 {
-    int32_t n = ob_attachment_world_vertex_count(att);
+    int32_t n = vertex_count(att);
     if (n == 0) return 0;
-    const ob_mat *world = inst->world, sb = world[inst->doc->slots[slot].bone];
+    const ob_mat *world = inst->world, *m = &world[inst->doc->slots[slot].bone];
     if (att->weight_start == NULL || att->type == OB_ATT_CLIPPING) {
         /* §8.3 unweighted: (vx + dx, vy + dy) through the slot bone's world
         ** (per-influence offsets of an unweighted attachment: one per vertex) */
         const double *lv = att->vertices;
-        if (of && (off.count == 0 || off.count >= 2 * n)) {
+        if (of && (off.count == 0 || off.count >= 2 * n) && !direct(inst)) {
             /* no offsets, or one for every value: the same sums without the
-            ** per-value checks, two lanes at a time (issue 17) */
-            const double *ov = off.count ? off.v : NULL;
-            ob_v2d ma = {sb.a, sb.c}, mb = {sb.b, sb.d}, mx = {sb.x, sb.y};
-            int32_t v = 0;
-#ifdef __SSE2__
-            /* the same sums, two vertices a store, converted together (issue 17) */
-            __m128d MA = (__m128d)ma, MB = (__m128d)mb, MX = (__m128d)mx;
-#define WV_UNWEIGHTED(P, R)                                                                                   \
-            for (; v + 2 <= n; v += 2) {                                                              \
-                __m128d p = (P), r = (R);                                                             \
-                __m128d wp = _mm_add_pd(_mm_add_pd(_mm_mul_pd(MA, _mm_unpacklo_pd(p, p)), _mm_mul_pd(MB, _mm_unpackhi_pd(p, p))), MX); \
-                __m128d wr = _mm_add_pd(_mm_add_pd(_mm_mul_pd(MA, _mm_unpacklo_pd(r, r)), _mm_mul_pd(MB, _mm_unpackhi_pd(r, r))), MX); \
-                _mm_storeu_ps(of + 2 * v, _mm_movelh_ps(_mm_cvtpd_ps(wp), _mm_cvtpd_ps(wr)));        \
-            }
-            if (ov) WV_UNWEIGHTED(_mm_add_pd(_mm_loadu_pd(lv + 2 * v), _mm_loadu_pd(ov + 2 * v)),
-                                  _mm_add_pd(_mm_loadu_pd(lv + 2 * v + 2), _mm_loadu_pd(ov + 2 * v + 2)))
-            else WV_UNWEIGHTED(_mm_add_pd(_mm_loadu_pd(lv + 2 * v), _mm_setzero_pd()),
-                               _mm_add_pd(_mm_loadu_pd(lv + 2 * v + 2), _mm_setzero_pd()))
-#undef WV_UNWEIGHTED
-#endif
-            for (; v < n; v++) {
-                ob_v2d p = ob_v2_load(lv + 2 * v) + (ov ? ob_v2_load(ov + 2 * v) : (ob_v2d){0, 0});
-                ob_v2d w = ma * (ob_v2d){p[0], p[0]} + mb * (ob_v2d){p[1], p[1]} + mx;
-                of[2 * v] = (float)w[0];
-                of[2 * v + 1] = (float)w[1];
-            }
+            ** per-value checks (issue 17) */
+            unweighted(inst, m, lv, off.count ? off.v : NULL, NULL, 0, n, of);
             return n;
         }
         for (int32_t v = 0; v < n; v++) {
             double dx, dy;  /* added even when 0, as the formula reads (−0 + 0 = 0) */
             offset_at(off, v, &dx, &dy);
             double x = lv[2 * v] + dx, y = lv[2 * v + 1] + dy;
-            double wx = sb.a * x + sb.b * y + sb.x, wy = sb.c * x + sb.d * y + sb.y;
+            double wx = m->a * x + m->b * y + m->x, wy = m->c * x + m->d * y + m->y;
             if (od) { od[2 * v] = wx; od[2 * v + 1] = wy; }
             else { of[2 * v] = (float)wx; of[2 * v + 1] = (float)wy; }
         }
         return n;
     }
+    const ob_mat sb = *m;
     /* §8.3 weighted: Σ weight · bone.world·(inf.x + dx, inf.y + dy), computed
     ** with the weight premultiplied (issue 17; the plan's kernels do exactly
     ** these operations in this order): per influence
@@ -142,9 +254,30 @@ static int32_t world_vertices_off(const ob_instance *inst, int32_t slot, const o
     return n;
 }
 
+/* issue 17: a pending sample (ob_deform.lazy_dv) of an unweighted mesh with
+** a value for every vertex is read fused, never stored: ob_deform_settle's
+** values (the same operations), then world_vertices_off's sums */
+static inline int fused(const ob_instance *inst, const ob_deform *d, const ob_attachment *att)
+{
+    return d && d->lazy_dv && att->type != OB_ATT_CLIPPING && att->weight_start == NULL &&
+           d->count >= 2 * vertex_count(att) && vertex_count(att) > 0 && !direct(inst);
+}
+
+static int32_t world_vertices_fused(const ob_instance *inst, int32_t slot, const ob_attachment *att,
+                                    const ob_deform *d, float *of)
+{
+    int32_t n = att->vertex_count;  /* fused(): a polygon attachment */
+    unweighted(inst, &inst->world[inst->doc->slots[slot].bone], att->vertices, d->lazy_v0, d->lazy_dv, d->lazy_t, n, of);
+    return n;
+}
+
 static int32_t world_vertices(const ob_instance *inst, int32_t slot, const ob_attachment *att, float *of,
                               double *od)
 {
+    if (of) {
+        const ob_deform *d = att->type == OB_ATT_CLIPPING ? NULL : ob_attachment_deform(inst, slot, att);
+        if (fused(inst, d, att)) return world_vertices_fused(inst, slot, att, d, of);
+    }
     return world_vertices_off(inst, slot, att, offsets_of(inst, slot, att), of, od);
 }
 
@@ -450,7 +583,8 @@ int32_t ob_attachment_world_vertices_planned(const ob_instance *inst, int32_t sl
                                              const ob_wv_use *use, float *out)
 {
     const ob_attachment *att = &inst->doc->attachments[ai];
-    offsets off = d && att->type != OB_ATT_CLIPPING ? (offsets){d->values, d->count, d->per_influence} : (offsets){NULL, 0, 0};
+    if (fused(inst, d, att)) return world_vertices_fused(inst, slot, att, d, out);  /* deform (issue 17) */
+    offsets off = offsets_for(d, att);  /* deform (issue 17): a pending sample stored */
 #ifdef WV_SIMD
     const ob_wv_plan *P = use->plan;
     int32_t n = att->vertex_count;

@@ -271,6 +271,23 @@ typedef struct ob_key_hot {
     int32_t curve;               /* keys[i].curve, or OB_BKEY_SPINE_FAST */
 } ob_key_hot;
 
+/* deform (issue 17): one key of a deform timeline as the per-frame sample
+** reads it, in one 64-byte record: its span, its offsets and the difference
+** to the next key's (so the lerp a + (b − a)·t is one multiply-add stream),
+** its curve.  Built by the loader from keys[] and hot[] (the same values). */
+typedef struct ob_dkey {
+    double t0, t1;               /* times[i], times[i + 1] (the last key: t1 = t0) */
+    double den;                  /* (t1 − t0) ‖ 1, the §5 fraction's divisor */
+    const double *v0;            /* keys[i].offsets */
+    const double *dv;            /* keys[i + 1].offsets − keys[i].offsets, element-wise, when
+                                 ** both keys have count values; else NULL */
+    const double *curve;         /* OB_BKEY_SPINE_FAST / OB_DKEY_SAMPLED: hot[i].spine;
+                                 ** else keys[i].c */
+    int32_t count;               /* keys[i].count */
+    int32_t kind;                /* hot[i].curve, or OB_DKEY_SAMPLED */
+} ob_dkey;
+enum { OB_DKEY_SAMPLED = 17 };   /* a Spine curve whose samples do not ascend (ob_curve_spine_sampled) */
+
 typedef struct ob_timeline {
     ob_tl_target target;
     ob_property property;
@@ -287,6 +304,10 @@ typedef struct ob_timeline {
     int sorted;                  /* key times ascending (the hint is used only then) */
     int global;                  /* Spine pose model physics timeline with id "": index is the
                                  ** first physics constraint, every one whose flag is set is keyed */
+    const ob_dkey *dkeys;        /* deform (issue 17): key_count records for an offsets /
+                                 ** influenceOffsets timeline, else NULL */
+    int32_t deform_entry;        /* deform (issue 17): its (slot, attachment) entry's index in
+                                 ** ob_instance.deforms (the same order skeleton.c builds), -1 */
 } ob_timeline;
 
 /* keys (issue 17): the bone pose value timelines of an animation (the seven

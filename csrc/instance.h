@@ -14,7 +14,24 @@ typedef struct ob_deform {
     int32_t count;               /* offsets currently set; 0 = none (§3.1 cleared) */
     int per_influence;           /* the values are 2 per influence (the influenceOffsets extension) */
     double *values;
+    /* deform (issue 17): a full-weight sample not yet stored.  lazy_v0 != NULL:
+    ** values[i] = lazy_v0[i] + lazy_dv[i]·lazy_t for i < count (lazy_dv NULL:
+    ** lazy_v0[i]), the keys' arrays of the document; an unweighted mesh draws
+    ** straight from them (attachment_vertices.c).  Every other reader stores
+    ** them first: ob_deform_values. */
+    const double *lazy_v0, *lazy_dv;
+    double lazy_t;
 } ob_deform;
+
+/* deform (issue 17): stores d's pending sample in d->values (timeline.c) */
+void ob_deform_settle(ob_deform *d);
+/* d's values, stored first if pending (a cache: readers holding a const
+** entry may call it; one thread per instance at a time, as every call) */
+static inline const double *ob_deform_values(const ob_deform *d)
+{
+    if (d->lazy_v0) ob_deform_settle((ob_deform *)d);
+    return d->values;
+}
 
 typedef struct ob_seqframe {
     int32_t slot, name_id;

@@ -274,6 +274,38 @@ static void parse_value(ob_loader *L, const ob_timeline *tl, const cJSON *k, ob_
     }
 }
 
+/* deform (issue 17): the per-frame records of a deform timeline's keys
+** (ob_dkey): span, divisor, offsets, the difference to the next key's offsets
+** (b − a per element, the double subtraction §5's lerp does), curve */
+static void deform_keys(ob_loader *L, ob_timeline *tl)
+{
+    int32_t n = tl->key_count;
+    if (n == 0) return;
+    ob_dkey *dk = ob_alloc(L, (size_t)n, sizeof *dk);
+    for (int32_t i = 0; i < n; i++) {
+        const ob_key *a = &tl->keys[i], *b = i + 1 < n ? a + 1 : NULL;
+        ob_dkey *k = &dk[i];
+        k->t0 = tl->times[i];
+        k->t1 = b ? tl->times[i + 1] : k->t0;
+        double span = k->t1 - k->t0;
+        k->den = span != 0 ? span : 1;  /* (b.time − a.time) ‖ 1 */
+        k->v0 = a->offsets;
+        k->count = a->count;
+        k->kind = tl->hot[i].curve;
+        k->curve = a->c;
+        if (tl->hot[i].spine) {
+            k->curve = tl->hot[i].spine;
+            if (k->kind != OB_BKEY_SPINE_FAST) k->kind = OB_DKEY_SAMPLED;
+        }
+        if (b && b->count == a->count && a->count > 0) {
+            double *dv = ob_alloc(L, (size_t)a->count, sizeof *dv);
+            for (int32_t j = 0; j < a->count; j++) dv[j] = b->offsets[j] - a->offsets[j];
+            k->dv = dv;
+        }
+    }
+    tl->dkeys = dk;
+}
+
 static void load_timeline(ob_loader *L, const cJSON *o, ob_timeline *tl)
 {
     const char *target = ob_str(L, o, "target", NULL);
@@ -355,6 +387,8 @@ static void load_timeline(ob_loader *L, const cJSON *o, ob_timeline *tl)
     /* §5 locate binary-searches: keys are kept in file order, as the reference does */
     if (!sorted) ob_warn(L, "keys", "key times are not in ascending order");
     tl->sorted = sorted;
+    if (tl->target == OB_TL_DEFORM && (tl->property == OB_P_OFFSETS || tl->property == OB_P_INFLUENCE_OFFSETS))
+        deform_keys(L, tl);
 }
 
 /* ---- Event and audio keys (§5.2, §10) ---------------------------------- */
@@ -631,6 +665,57 @@ static void load_animation(ob_loader *L, const cJSON *o, ob_animation_data *a)
     plan_animation(L, a);  /* keys (issue 17) */
 }
 
+/* deform (issue 17): each deform timeline's entry in ob_instance.deforms,
+** which holds one entry per (slot, attachment name) keyed by a deform
+** timeline of any animation, sorted by slot then name (skeleton.c); apply
+** checks the entry's pair before using it */
+static int cmp_pair_i32(const void *a, const void *b)
+{
+    const int32_t *x = a, *y = b;
+    return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0]) : (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+static void deform_entries(ob_loader *L, ob_document *doc)
+{
+    int32_t n = 0, u = 0;
+    for (int32_t a = 0; a < doc->animation_count; a++)
+        for (int32_t t = 0; t < doc->animations[a].timeline_count; t++) {
+            ob_timeline *tl = &doc->animations[a].timelines[t];
+            tl->deform_entry = -1;
+            n += tl->target == OB_TL_DEFORM && tl->index >= 0 && tl->attachment >= 0;
+        }
+    if (n == 0) return;
+    int32_t *pairs = ob_alloc(L, 2 * (size_t)n, sizeof *pairs);
+    for (int32_t a = 0; a < doc->animation_count; a++)
+        for (int32_t t = 0; t < doc->animations[a].timeline_count; t++) {
+            const ob_timeline *tl = &doc->animations[a].timelines[t];
+            if (tl->target != OB_TL_DEFORM || tl->index < 0 || tl->attachment < 0) continue;
+            pairs[2 * u] = tl->index;
+            pairs[2 * u + 1] = tl->attachment;
+            u++;
+        }
+    qsort(pairs, (size_t)n, 2 * sizeof *pairs, cmp_pair_i32);
+    u = 0;
+    for (int32_t i = 0; i < n; i++)
+        if (u == 0 || cmp_pair_i32(&pairs[2 * (u - 1)], &pairs[2 * i]) != 0) {
+            pairs[2 * u] = pairs[2 * i];
+            pairs[2 * u + 1] = pairs[2 * i + 1];
+            u++;
+        }
+    for (int32_t a = 0; a < doc->animation_count; a++)
+        for (int32_t t = 0; t < doc->animations[a].timeline_count; t++) {
+            ob_timeline *tl = &doc->animations[a].timelines[t];
+            if (tl->target != OB_TL_DEFORM || tl->index < 0 || tl->attachment < 0) continue;
+            int32_t lo = 0, hi = u - 1, key[2] = {tl->index, tl->attachment};
+            while (lo < hi) {  /* the first pair ≥ key: present, as every pair was listed */
+                int32_t mid = (lo + hi) >> 1;
+                if (cmp_pair_i32(&pairs[2 * mid], key) < 0) lo = mid + 1;
+                else hi = mid;
+            }
+            tl->deform_entry = lo;
+        }
+}
+
 void ob_load_animations(ob_loader *L, const cJSON *root)
 {
     ob_document *doc = L->doc;
@@ -646,6 +731,7 @@ void ob_load_animations(ob_loader *L, const cJSON *root)
         ob_path_pop(L, m);
     }
     ob_path_pop(L, m0);
+    deform_entries(L, doc);  /* deform (issue 17) */
 }
 
 /* ---- Sliders (§7.5, format "Sliders") ---------------------------------- */

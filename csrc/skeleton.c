@@ -125,7 +125,7 @@ static int build_keyed_tables(ob_instance *inst)
     inst->deform_pool = pool;
     if (!inst->deforms || !inst->seqframes || !pool) { free(dp); free(qp); return -1; }
     for (int32_t i = 0; i < ud; i++) {
-        inst->deforms[i] = (ob_deform){dp[3 * i], dp[3 * i + 1], dp[3 * i + 2], 0, 0, pool};
+        inst->deforms[i] = (ob_deform){dp[3 * i], dp[3 * i + 1], dp[3 * i + 2], 0, 0, pool, NULL, NULL, 0};
         pool += dp[3 * i + 2];
         inst->slot_deform_start[dp[3 * i] + 1]++;
     }

@@ -334,6 +334,7 @@ static void walk(ser *s, ob_instance *inst)
     A(s, inst->con_order, nc);
     for (int32_t i = 0; i < inst->deform_count && !s->failed; i++) {  /* §5.1 deform offsets */
         ob_deform *d = &inst->deforms[i];
+        ob_deform_values(d);  /* deform (issue 17): a pending sample stored, so the values are the state */
         int32_t n = count(s, &d->count, d->capacity);
         A(s, d->values, n);
     }

@@ -276,41 +276,121 @@ static void apply_particles(ob_instance *inst, const ob_timeline *tl, double tim
     pv->has_rate = 1;
 }
 
+/* ---- deform (issue 17) ------------------------------------------------ */
+
+/* §5 locate on a deform timeline's records (ob_dkey): the same key, fraction
+** and divisions as locate, the hinted span read from the record itself */
+static inline const ob_dkey *deform_locate(const ob_instance *inst, const ob_timeline *tl, double time, double *t,
+                                           int *interp)
+{
+    const ob_dkey *k = tl->dkeys;
+    int32_t n = tl->key_count, *hint = &inst->key_hint[tl->serial], h = *hint, lo;
+    *t = 0;
+    *interp = 0;
+    /* strictly inside the hinted span of ascending keys (most frames): past
+    ** the first key and before the last, so locate's first two checks pass */
+    if (tl->sorted && (uint32_t)h < (uint32_t)(n - 1) && k[h].t0 < time && time < k[h].t1) {
+        lo = h;
+    } else {
+        if (time <= k[0].t0) return k;
+        if (time >= k[n - 1].t0) return k + n - 1;
+        lo = find_span_in(tl->times, n, tl->sorted, time, hint);
+    }
+    const ob_dkey *a = k + lo;
+    if (a->kind == OB_CURVE_STEPPED) return a;
+    double f = (time - a->t0) / a->den;  /* / ((b.time − a.time) ‖ 1) */
+    *t = a->kind == OB_CURVE_LINEAR       ? f
+       : a->kind == OB_BKEY_SPINE_FAST    ? ob_curve_spine_fast_eval(a->curve, f)
+       : a->kind == OB_DKEY_SAMPLED       ? ob_curve_spine_sampled(a->curve, f)
+                                          : ob_curve_eval((ob_curve_kind)a->kind, a->curve, f);
+    *interp = 1;
+    return a;
+}
+
+/* a + (b − a)·t per element: the difference read from the key's record,
+** two or four lanes at a time (the same operation per element at every
+** width, and in the fused vertex loop, attachment_vertices.c) */
+static inline void settle_lanes(double *out, const double *pa, const double *pd, double t, int32_t i, int32_t n)
+{
+    ob_v2d vt = {t, t};
+    for (; i + 2 <= n; i += 2) ob_v2_store(out + i, ob_v2_load(pa + i) + ob_v2_load(pd + i) * vt);
+    if (i < n) out[i] = pa[i] + pd[i] * t;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__) && !defined(OB_NO_DISPATCH) && \
+    !defined(__AVX2__)
+#define SETTLE_AVX2 1
+typedef double settle_v4 __attribute__((vector_size(32)));
+__attribute__((target("avx2"))) static void settle_avx2(double *out, const double *pa, const double *pd, double t,
+                                                         int32_t n)
+{
+    settle_v4 vt = {t, t, t, t};
+    int32_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        settle_v4 a, b;
+        memcpy(&a, pa + i, sizeof a);
+        memcpy(&b, pd + i, sizeof b);
+        a = a + b * vt;
+        memcpy(out + i, &a, sizeof a);
+    }
+    settle_lanes(out, pa, pd, t, i, n);
+}
+#endif
+
+void ob_deform_settle(ob_deform *d)
+{
+    const double *pa = d->lazy_v0, *pd = d->lazy_dv;
+    int32_t n = d->count;
+    double *out = d->values;
+    d->lazy_v0 = d->lazy_dv = NULL;
+    if (!pa || n <= 0) return;
+    if (!pd) {
+        memcpy(out, pa, (size_t)n * sizeof *out);
+        return;
+    }
+#ifdef SETTLE_AVX2
+    if (__builtin_cpu_supports("avx2")) {
+        settle_avx2(out, pa, pd, d->lazy_t, n);
+        return;
+    }
+#endif
+    settle_lanes(out, pa, pd, d->lazy_t, 0, n);
+}
+
 static void apply_deform(ob_instance *inst, const ob_timeline *tl, double time, double alpha)
 {
-    ob_deform *d = ob_instance_deform(inst, tl->index, tl->attachment);
-    if (!d) return;
+    int32_t e = tl->deform_entry;  /* the loader's index, checked (issue 17) */
+    ob_deform *d = e >= 0 && e < inst->deform_count ? &inst->deforms[e] : NULL;
+    if (!d || d->slot != tl->index || d->name_id != tl->attachment) d = ob_instance_deform(inst, tl->index, tl->attachment);
+    if (!d || !tl->dkeys) return;
     /* §5 sampleArray: element-wise lerp to the longer length, missing = 0 */
     double t;
     int interp;
-    int32_t ia = locate(inst, tl, time, &t, &interp);
-    const ob_key *a = &tl->keys[ia], *b = interp ? a + 1 : NULL;
-    int32_t n = a->count;
-    if (b && b->count > n) n = b->count;
-    if (n > d->capacity) n = d->capacity;  /* cannot happen: sized for the longest key */
+    const ob_dkey *a = deform_locate(inst, tl, time, &t, &interp), *b = interp ? a + 1 : NULL;
     /* offsets per vertex and per influence (the extension) do not mix: the
     ** other kind's values count as none */
     int per_influence = tl->property == OB_P_INFLUENCE_OFFSETS;
-    int32_t old = d->per_influence == per_influence ? d->count : 0;
-    d->per_influence = per_influence;
-    if (b && alpha >= 1 && a->count == n && b->count == n) {
-        /* the common span (equal lengths, full weight): the same lerp per
-        ** element, two lanes at a time (issue 17) */
-        const double *pa = a->offsets, *pb = b->offsets;
-        double *out = d->values;
-        int32_t i = 0;
-        ob_v2d vt = {t, t};
-        for (; i + 2 <= n; i += 2) {
-            ob_v2d x = ob_v2_load(pa + i);
-            ob_v2_store(out + i, x + (ob_v2_load(pb + i) - x) * vt);
-        }
-        if (i < n) out[i] = lerp(pa[i], pb[i], t);
-        d->count = n;
+    if (alpha >= 1 && (!b || a->dv) && a->count <= d->capacity) {
+        /* full weight, every value from both keys (dv: their lengths are
+        ** equal) or a key held: the sample is recorded, not stored (issue 17);
+        ** ob_deform_values stores it for the readers that need the values */
+        d->per_influence = per_influence;
+        d->count = a->count;
+        d->lazy_v0 = a->v0;
+        d->lazy_dv = b ? a->dv : NULL;
+        d->lazy_t = t;
         return;
     }
+    int32_t n = a->count;
+    if (b && b->count > n) n = b->count;
+    if (n > d->capacity) n = d->capacity;  /* cannot happen: sized for the longest key */
+    int32_t old = d->per_influence == per_influence ? d->count : 0;
+    d->per_influence = per_influence;
+    if (alpha < 1 && old > 0) ob_deform_values(d);  /* the offsets mixed with */
+    d->lazy_v0 = d->lazy_dv = NULL;
     for (int32_t i = 0; i < n; i++) {
-        double va = i < a->count ? a->offsets[i] : 0;
-        double v = b ? lerp(va, i < b->count ? b->offsets[i] : 0, t) : va;
+        double va = i < a->count ? a->v0[i] : 0;
+        double v = b ? lerp(va, i < b->count ? b->v0[i] : 0, t) : va;
         if (alpha < 1) {
             /* existing offsets: lerp(cur[i] ‖ 0, v, alpha); none: v·alpha */
             double cur = old > 0 && i < old ? d->values[i] : 0;

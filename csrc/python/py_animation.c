@@ -399,7 +399,7 @@ static PyObject *deform_live(InstanceObject *self, PyObject *args)
     npy_intp dims[1] = {d->count};
     PyObject *out = PyArray_SimpleNew(1, dims, NPY_DOUBLE);
     if (!out) return NULL;
-    if (d->count) memcpy(PyArray_DATA((PyArrayObject *)out), d->values, (size_t)d->count * sizeof(double));
+    if (d->count) memcpy(PyArray_DATA((PyArrayObject *)out), ob_deform_values(d), (size_t)d->count * sizeof(double));
     return out;
 }
 
