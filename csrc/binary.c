@@ -233,9 +233,17 @@ typedef struct {
 
 /* ---- the pool of ob_binary_decode_pooled: blocks freed at once.  Not
 ** zeroed (mk fills every field of a node; issue 17: calloc's memset was 5% of
-** a load).  64 KB blocks: below glibc's mmap threshold, so a load reuses the
-** heap a previous one freed instead of faulting fresh pages in (bigger blocks
-** measured slower). */
+** a load).  The first block is sized from the input (POOL_PER_BYTE, below),
+** so that a load makes one large temporary allocation, then 64 KB blocks if
+** the tree outgrows it.  issue 17: with 64 KB blocks only, the tree's blocks
+** went back to the top of the heap when the tree was dropped, glibc trimmed
+** them back to the system, and the next load faulted every page in again
+** (page faults were 45% of a load in perf, 0.9 µs per 4 KB page); one large
+** block is what glibc's allocator keeps for the next one of its size (its
+** dynamic mmap threshold: after the first is freed, it comes from the heap). */
+#define POOL_BLOCK 65536
+#define POOL_PER_BYTE 12                  /* tree bytes per .obonb byte: 10-14 for the example rigs */
+#define POOL_FIRST_MAX ((size_t)64 << 20) /* past this, 64 KB blocks */
 struct ob_binary_pool_block {
     struct ob_binary_pool_block *next;
     size_t cap, used;
@@ -248,9 +256,14 @@ static void *pool_alloc(ob_binary_pool *p, size_t n)
     n = (n + align - 1) / align * align;
     struct ob_binary_pool_block *b = p->head;
     if (__builtin_expect(!b || b->cap - b->used < n, 0)) {
-        size_t cap = 65536 - sizeof *b;
+        size_t cap = POOL_BLOCK - sizeof *b;
+        if (!b && p->first > POOL_BLOCK) cap = p->first - sizeof *b;
         if (cap < n) cap = n;
         b = malloc(sizeof *b + cap);
+        if (!b && cap > n && cap > POOL_BLOCK) {  /* the sized block is only a hint */
+            cap = n > POOL_BLOCK - sizeof *b ? n : POOL_BLOCK - sizeof *b;
+            b = malloc(sizeof *b + cap);
+        }
         if (!b) return NULL;
         b->cap = cap;
         b->used = 0;
@@ -269,6 +282,7 @@ void ob_binary_pool_free(ob_binary_pool *p)
         free(b);
     }
     p->head = NULL;
+    p->first = 0;
 }
 
 static int dfail(ob_dec *d, size_t at, const char *fmt, ...)
@@ -808,32 +822,35 @@ typedef struct {
     const uint8_t *p, *end;
     const ob_dec *d;              /* the string table */
     ob_binary_pool *pool;
-    unsigned char *cur, *lim;     /* the pool block being filled */
+    unsigned char *cur, *lim;     /* the rest of the pool's head block */
 } fdec;
 
-static cJSON *fnode_slow(fdec *f)
+/* n bytes (a multiple of the alignment) from a new head block of the pool. */
+static void *fbump_slow(fdec *f, size_t n)
 {
-    struct ob_binary_pool_block *b = malloc(65536);
-    if (!b) return NULL;
-    b->cap = 65536 - sizeof *b;
-    b->used = b->cap;  /* filled through cur (a block is freed whole) */
-    b->next = f->pool->head;
-    f->pool->head = b;
-    f->cur = (unsigned char *)b->data + sizeof(cJSON);
-    f->lim = (unsigned char *)b->data + b->cap;
-    return (cJSON *)(void *)b->data;
+    struct ob_binary_pool_block *h = f->pool->head;
+    if (h) h->used = h->cap - (size_t)(f->lim - f->cur);
+    if (!pool_alloc(f->pool, n)) return NULL;  /* a fresh block (n is more than the rest) */
+    h = f->pool->head;
+    f->cur = (unsigned char *)h->data + h->used;
+    f->lim = (unsigned char *)h->data + h->cap;
+    return f->cur - n;
+}
+
+static inline void *fbump(fdec *f, size_t n)
+{
+    if (__builtin_expect((size_t)(f->lim - f->cur) >= n, 1)) {
+        f->cur += n;
+        return f->cur - n;
+    }
+    return fbump_slow(f, n);
 }
 
 static inline cJSON *fnode(fdec *f, int type)
 {
-    cJSON *v;
-    if (__builtin_expect((size_t)(f->lim - f->cur) >= sizeof(cJSON), 1)) {
-        v = (cJSON *)(void *)f->cur;
-        f->cur += sizeof(cJSON);
-    } else if (!(v = fnode_slow(f))) {
-        return NULL;
-    }
-    *v = (cJSON){.type = type};
+    _Static_assert(sizeof(cJSON) % sizeof(max_align_t) == 0, "nodes keep the pool's alignment");
+    cJSON *v = fbump(f, sizeof(cJSON));
+    if (v) *v = (cJSON){.type = type};
     return v;
 }
 
@@ -1027,7 +1044,7 @@ static cJSON *fvalue(fdec *f, int depth)
         if (!fvar(f, &mime) || mime >= f->d->nstr || !fvar(f, &n) || n > (uint64_t)(f->end - f->p)) return NULL;
         /* §2: tag 10 becomes data:<mime>;base64,<bytes> */
         size_t mlen = dlen(f->d, (size_t)mime), blen = ((size_t)n + 2) / 3 * 4, total = 5 + mlen + 8 + blen + 1;
-        char *s = pool_alloc(f->pool, total);
+        char *s = fbump(f, (total + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t));
         cJSON *v = s ? fnode(f, cJSON_String) : NULL;
         if (!v) return NULL;
         memcpy(s, "data:", 5);
@@ -1049,7 +1066,13 @@ static cJSON *fvalue(fdec *f, int depth)
 static cJSON *fast_decode(ob_dec *d)
 {
     fdec f = {d->data + d->pos, d->data + d->len, d, d->pool, NULL, NULL};
+    struct ob_binary_pool_block *h = d->pool->head;  /* the string table's block: its rest first */
+    if (h) {
+        f.cur = (unsigned char *)h->data + h->used;
+        f.lim = (unsigned char *)h->data + h->cap;
+    }
     cJSON *v = fvalue(&f, 0);
+    if ((h = d->pool->head) != NULL) h->used = h->cap - (size_t)(f.lim - f.cur);
     return v && f.p == f.end ? v : NULL;
 }
 
@@ -1078,6 +1101,8 @@ static cJSON *decode(const uint8_t *data, size_t len, char *err, size_t errcap, 
         return NULL;
     }
     d.pos = 5;
+    if (pool && !pool->head && !pool->first)
+        pool->first = len < POOL_FIRST_MAX / POOL_PER_BYTE ? len * POOL_PER_BYTE : POOL_FIRST_MAX;
     if (!read_table(&d)) goto done;
     if (pool) {
         if ((v = fast_decode(&d)) != NULL) goto done;
