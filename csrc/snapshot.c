@@ -386,6 +386,7 @@ static void walk(ser *s, ob_instance *inst)
         }
     V(s, an->next_serial);
     int32_t ne = count(s, &an->event_count, OB_EVENT_CAPACITY);
+    if (s->mode == SER_APPLY && !s->failed && ob_anim_reserve_events(an, ne) < 0) fail(s, 2, "out of memory");
     V(s, an->event_reported);
     V(s, an->events_dropped);
     for (int32_t i = 0; i < ne && !s->failed; i++) {
