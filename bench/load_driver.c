@@ -162,7 +162,7 @@ int main(int argc, char **argv)
     }
     int rounds = atoi(argv[1]);
     for (int a = 2; a + 3 < argc; a += 4) {
-        size_t ls, lj, lb;
+        size_t ls = 0, lj = 0, lb = 0;
         char *spine = ob_test_slurp(argv[a + 1], &ls), *obj = ob_test_slurp(argv[a + 2], &lj), *obb = ob_test_slurp(argv[a + 3], &lb);
         if (!spine || !obj || !obb) {
             fprintf(stderr, "cannot read the files of %s\n", argv[a]);

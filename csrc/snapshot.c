@@ -419,7 +419,8 @@ static void walk(ser *s, ob_instance *inst)
     ob_particle_state *ps = inst->particles;
     V(s, ps->frac);
     for (int32_t i = 0; i < ns && !s->failed; i++) {
-        ob_emitter *e = &ps->emitters[i];
+        ob_emitter idle = {.attachment = -1};  /* a document without particles has no emitters (load, issue 17) */
+        ob_emitter *e = ps->emitters ? &ps->emitters[i] : &idle;
         V(s, e->attachment);
         V(s, e->rng);
         V(s, e->steps);
@@ -433,8 +434,10 @@ static void walk(ser *s, ob_instance *inst)
         int32_t n = count(s, &e->count, 1 << 26);
         reserve(s, (void **)&e->particles, &e->capacity, n, sizeof *e->particles);
         A(s, e->particles, n);
-        if (s->mode == SER_APPLY && (e->attachment < -1 || e->attachment >= doc->attachment_count))
+        if (s->mode == SER_APPLY && (e->attachment < -1 || e->attachment >= doc->attachment_count ||
+                                     (e == &idle && (e->attachment != -1 || n != 0))))
             fail(s, 1, "the snapshot is corrupt (an emitter)");
+        if (e == &idle) free(idle.particles);
     }
     A(s, ps->pending, ns);
     A(s, ps->override, ns);
