@@ -30,6 +30,7 @@
 #include <cjson/cJSON.h>
 
 #include "openbone.h"
+#include "../tests/c/testutil.h"  /* ob_test_slurp, shared with the C checkers */
 
 void _spAtlasPage_createTexture(spAtlasPage *self, const char *path) { (void)self; (void)path; }
 void _spAtlasPage_disposeTexture(spAtlasPage *self) { (void)self; }
@@ -85,25 +86,6 @@ static void loader_configure(spAttachmentLoader *self, spAttachment *att)
 }
 
 static void loader_dispose(spAttachmentLoader *self) { _spAttachmentLoader_deinit(self); }
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        fclose(f);
-        free(buf);
-        return NULL;
-    }
-    fclose(f);
-    buf[n] = 0;
-    *len = (size_t)n;
-    return buf;
-}
 
 static double now(void)
 {
@@ -180,8 +162,8 @@ int main(int argc, char **argv)
     }
     int rounds = atoi(argv[1]);
     for (int a = 2; a + 3 < argc; a += 4) {
-        size_t ls, lj, lb;
-        char *spine = slurp(argv[a + 1], &ls), *obj = slurp(argv[a + 2], &lj), *obb = slurp(argv[a + 3], &lb);
+        size_t ls = 0, lj = 0, lb = 0;
+        char *spine = ob_test_slurp(argv[a + 1], &ls), *obj = ob_test_slurp(argv[a + 2], &lj), *obb = ob_test_slurp(argv[a + 3], &lb);
         if (!spine || !obj || !obb) {
             fprintf(stderr, "cannot read the files of %s\n", argv[a]);
             return 1;

@@ -10,13 +10,42 @@
 #include "constraints.h"
 #include "timeline.h"
 
+/* load (issue 17): the event buffer holds what n tracks can fire in one
+** advance (OB_MAX_CROSSINGS per event key and track, timeline.c), at most
+** OB_EVENT_CAPACITY: the same events are kept and dropped as with a buffer of
+** OB_EVENT_CAPACITY, in less memory for documents with few event keys. */
+int ob_anim_reserve_events(ob_anim_state *st, int32_t n)
+{
+    if (n > OB_EVENT_CAPACITY) n = OB_EVENT_CAPACITY;
+    if (n <= st->event_capacity && st->events) return 0;
+    if (n < st->event_capacity) n = st->event_capacity;
+    ob_anim_event *e = realloc(st->events, (size_t)(n > 0 ? n : 1) * sizeof *e);
+    if (!e) return -1;
+    st->events = e;
+    st->event_capacity = n;
+    return 0;
+}
+
+static int32_t events_for_tracks(const ob_anim_state *st, int32_t tracks)
+{
+    double n = (double)st->events_per_track * (tracks > 1 ? tracks : 1);
+    return n < OB_EVENT_CAPACITY ? (int32_t)n : OB_EVENT_CAPACITY;
+}
+
 int ob_anim_state_create(ob_instance *inst)
 {
     ob_anim_state *st = calloc(1, sizeof *st);
     if (!st) return -1;
+    double keys = 0;  /* the most event keys one animation has */
+    for (int32_t a = 0; a < inst->doc->animation_count; a++)
+        if (inst->doc->animations[a].event_count > keys) keys = inst->doc->animations[a].event_count;
+    keys *= OB_MAX_CROSSINGS;
+    st->events_per_track = keys < OB_EVENT_CAPACITY ? (int32_t)keys : OB_EVENT_CAPACITY;
     st->marks = calloc((size_t)inst->doc->slot_count + 1, 1);
-    if (!st->marks || ob_audio_init(&st->audio, inst->doc, 0, 0) < 0) {
+    if (!st->marks || ob_anim_reserve_events(st, events_for_tracks(st, 1)) < 0 ||
+        ob_audio_init(&st->audio, inst->doc, 0, 0) < 0) {
         free(st->marks);
+        free(st->events);
         free(st);
         return -1;
     }
@@ -31,6 +60,7 @@ void ob_anim_state_free(ob_instance *inst)
     ob_audio_destroy(&st->audio);
     free(st->marks);
     free(st->tracks);
+    free(st->events);
     free(st);
     inst->anim = NULL;
 }
@@ -38,6 +68,7 @@ void ob_anim_state_free(ob_instance *inst)
 int ob_anim_reserve_tracks(ob_anim_state *st, int32_t n)
 {
     if (n <= st->track_capacity) return 0;
+    if (ob_anim_reserve_events(st, events_for_tracks(st, n)) < 0) return -1;  /* load (issue 17) */
     ob_track *t = realloc(st->tracks, (size_t)n * sizeof *t);
     if (!t) return -1;
     memset(t + st->track_capacity, 0, (size_t)(n - st->track_capacity) * sizeof *t);
@@ -183,7 +214,7 @@ static void fire_event(void *ctx, int32_t k)
         o.source = (ob_audio_source){"event", ev->name};
         ob_audio_play(&st->audio, ev->audio, &o);
     }
-    if (st->event_count >= OB_EVENT_CAPACITY) {
+    if (st->event_count >= st->event_capacity) {  /* = OB_EVENT_CAPACITY whenever this can be reached */
         st->events_dropped++;
         return;
     }

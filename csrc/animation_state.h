@@ -59,7 +59,12 @@ typedef struct ob_anim_state {
     ob_audio_director audio;     /* §10, one per AnimationState */
     uint64_t next_serial;
     int32_t event_count, event_reported, events_dropped;
-    ob_anim_event events[OB_EVENT_CAPACITY];
+    /* the report buffer: OB_EVENT_CAPACITY, or fewer when the tracks in use
+    ** cannot fire that many in one advance (load, issue 17: per track at most
+    ** OB_MAX_CROSSINGS crossings of each event key of the document's most keyed
+    ** animation); grown with the tracks (ob_anim_reserve_tracks), never per frame */
+    ob_anim_event *events;
+    int32_t event_capacity, events_per_track;
     int32_t starts, completes;   /* "start" / "complete" emitted by the last report */
     int32_t pending_starts, pending_completes;
     int32_t notice_count, notice_reported, notices_dropped;
@@ -82,6 +87,8 @@ int ob_anim_set_track_alpha(ob_instance *inst, int32_t track, double alpha);
 const ob_track *ob_anim_track(const ob_instance *inst, int32_t track);
 /// Makes tracks 0..n-1 exist (n <= OB_MAX_TRACKS); 0, or -1 out of memory.
 int ob_anim_reserve_tracks(ob_anim_state *st, int32_t n);
+/* The event buffer holds at least min(n, OB_EVENT_CAPACITY) events (a snapshot's); -1 out of memory. */
+int ob_anim_reserve_events(ob_anim_state *st, int32_t n);
 /// The events of the last advance (count in *n).
 const ob_anim_event *ob_anim_events(const ob_instance *inst, int32_t *n);
 /// The start/complete notifications of the last advance (count in *n); those

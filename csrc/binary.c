@@ -233,9 +233,24 @@ typedef struct {
 
 /* ---- the pool of ob_binary_decode_pooled: blocks freed at once.  Not
 ** zeroed (mk fills every field of a node; issue 17: calloc's memset was 5% of
-** a load).  64 KB blocks: below glibc's mmap threshold, so a load reuses the
-** heap a previous one freed instead of faulting fresh pages in (bigger blocks
-** measured slower). */
+** a load).  The first block is sized from the input (POOL_PER_BYTE, below),
+** so that a load makes one large temporary allocation, then 64 KB blocks if
+** the tree outgrows it.  issue 17: with 64 KB blocks only, the tree's blocks
+** went back to the top of the heap when the tree was dropped, glibc trimmed
+** them back to the system, and the next load faulted every page in again
+** (page faults were 45% of a load in perf, 0.9 µs per 4 KB page); one large
+** block is what glibc's allocator keeps for the next one of its size (its
+** dynamic mmap threshold: after the first is freed, it comes from the heap). */
+#define POOL_BLOCK 65536
+#define POOL_PER_BYTE 12                  /* tree bytes per .obonb byte: 10-14 for the example rigs */
+#define POOL_FIRST_MAX ((size_t)64 << 20) /* past this, 64 KB blocks */
+/* at least this: a small first block (cloud-pot's 216 KB) left glibc's trim
+** threshold (twice the largest block freed) under what a load frees, and every
+** load faulted its pages in again (1643 page faults against 389 for a driver
+** run); untouched pages of the block cost nothing.  Inputs under
+** POOL_SMALL keep 12x (tiny documents, fuzzers' inputs) */
+#define POOL_FIRST_MIN ((size_t)1 << 20)
+#define POOL_SMALL ((size_t)16 << 10)
 struct ob_binary_pool_block {
     struct ob_binary_pool_block *next;
     size_t cap, used;
@@ -248,9 +263,14 @@ static void *pool_alloc(ob_binary_pool *p, size_t n)
     n = (n + align - 1) / align * align;
     struct ob_binary_pool_block *b = p->head;
     if (__builtin_expect(!b || b->cap - b->used < n, 0)) {
-        size_t cap = 65536 - sizeof *b;
+        size_t cap = POOL_BLOCK - sizeof *b;
+        if (!b && p->first > POOL_BLOCK) cap = p->first - sizeof *b;
         if (cap < n) cap = n;
         b = malloc(sizeof *b + cap);
+        if (!b && cap > n && cap > POOL_BLOCK) {  /* the sized block is only a hint */
+            cap = n > POOL_BLOCK - sizeof *b ? n : POOL_BLOCK - sizeof *b;
+            b = malloc(sizeof *b + cap);
+        }
         if (!b) return NULL;
         b->cap = cap;
         b->used = 0;
@@ -269,6 +289,7 @@ void ob_binary_pool_free(ob_binary_pool *p)
         free(b);
     }
     p->head = NULL;
+    p->first = 0;
 }
 
 static int dfail(ob_dec *d, size_t at, const char *fmt, ...)
@@ -799,6 +820,269 @@ static cJSON *dec_value(ob_dec *d, int depth)
     }
 }
 
+/* ---- the pooled decoder's fast path (issue 17: building the tree was half
+** of a .obonb load).  The same tree as dec_value builds into a pool, with
+** the same checks, read through pointers with the node bump and the one-byte
+** varints inline.  On any failure it gives up and decode() runs the checked
+** decoder above, so every message stays as that decoder words it. */
+typedef struct {
+    const uint8_t *p, *end;
+    const ob_dec *d;              /* the string table */
+    ob_binary_pool *pool;
+    unsigned char *cur, *lim;     /* the rest of the pool's head block */
+} fdec;
+
+/* n bytes (a multiple of the alignment) from a new head block of the pool. */
+static void *fbump_slow(fdec *f, size_t n)
+{
+    struct ob_binary_pool_block *h = f->pool->head;
+    if (h) h->used = h->cap - (size_t)(f->lim - f->cur);
+    if (!pool_alloc(f->pool, n)) return NULL;  /* a fresh block (n is more than the rest) */
+    h = f->pool->head;
+    f->cur = (unsigned char *)h->data + h->used;
+    f->lim = (unsigned char *)h->data + h->cap;
+    return f->cur - n;
+}
+
+static inline void *fbump(fdec *f, size_t n)
+{
+    if (__builtin_expect((size_t)(f->lim - f->cur) >= n, 1)) {
+        f->cur += n;
+        return f->cur - n;
+    }
+    return fbump_slow(f, n);
+}
+
+static inline cJSON *fnode(fdec *f, int type)
+{
+    _Static_assert(sizeof(cJSON) % sizeof(max_align_t) == 0, "nodes keep the pool's alignment");
+    cJSON *v = fbump(f, sizeof(cJSON));
+    if (v) *v = (cJSON){.type = type};
+    return v;
+}
+
+static int fvar_slow(fdec *f, uint64_t *out)
+{
+    uint64_t v = 0;
+    for (int i = 0;; i++) {
+        if (f->p >= f->end) return 0;
+        uint8_t b = *f->p++;
+        if (i == 9 && b > 1) return 0;  /* the 10th byte carries bit 63 only */
+        v |= (uint64_t)(b & 0x7F) << (7 * i);
+        if (!(b & 0x80)) break;
+    }
+    *out = v;
+    return 1;
+}
+
+static inline int fvar(fdec *f, uint64_t *out)
+{
+    if (__builtin_expect(f->p < f->end && *f->p < 0x80, 1)) {
+        *out = *f->p++;
+        return 1;
+    }
+    return fvar_slow(f, out);
+}
+
+static inline cJSON *fnumber(fdec *f, double x)
+{
+    cJSON *v = fnode(f, cJSON_Number);
+    if (v) {
+        v->valuedouble = x;  /* valueint as cJSON_CreateNumber sets it */
+        v->valueint = x >= INT_MAX ? INT_MAX : x <= (double)INT_MIN ? INT_MIN : (int)x;
+    }
+    return v;
+}
+
+static inline cJSON *ff32(fdec *f, const uint8_t *q)
+{
+    uint32_t w = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
+    float x;
+    memcpy(&x, &w, 4);
+    /* §2: float32 → Number(f.toPrecision(7)); NaN/±Infinity → null */
+    if (isnan(x) || isinf(x)) return fnode(f, cJSON_NULL);
+    return fnumber(f, ob_js_f32_round7(x));
+}
+
+static inline cJSON *ff64(fdec *f, const uint8_t *q)
+{
+    uint64_t w = 0;
+    double x;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(&w, q, 8);
+#else
+    for (int i = 7; i >= 0; i--) w = w << 8 | q[i];
+#endif
+    memcpy(&x, &w, 8);
+    /* §2: float64 as is; NaN/±Infinity → null (JSON cannot hold them) */
+    if (isnan(x) || isinf(x)) return fnode(f, cJSON_NULL);
+    return fnumber(f, x);
+}
+
+static cJSON *fvalue(fdec *f, int depth);
+
+static cJSON *farray(fdec *f, int depth)
+{
+    uint64_t n;
+    if (depth >= OB_BINARY_MAX_DEPTH || !fvar(f, &n) || n > (uint64_t)(f->end - f->p) || n > INT_MAX) return NULL;
+    cJSON *arr = fnode(f, cJSON_Array | OB_JSON_COUNTED), *last = NULL;
+    if (!arr) return NULL;
+    for (uint64_t i = 0; i < n; i++) {
+        cJSON *v;
+        if (f->end - f->p >= 9 && f->p[0] == TAG_F64) {  /* numbers without the dispatch */
+            v = ff64(f, f->p + 1);
+            f->p += 9;
+        } else if (f->end - f->p >= 5 && f->p[0] == TAG_F32) {
+            v = ff32(f, f->p + 1);
+            f->p += 5;
+        } else {
+            v = fvalue(f, depth + 1);
+        }
+        if (!v) return NULL;
+        if (last) {
+            last->next = v;
+            v->prev = last;
+        } else {
+            arr->child = v;
+        }
+        last = v;
+    }
+    if (last) arr->child->prev = last;  /* cJSON's list: the first child's prev is the last */
+    arr->valueint = (int)n;
+    return arr;
+}
+
+static cJSON *fobject(fdec *f, int depth)
+{
+    uint64_t n;
+    if (depth >= OB_BINARY_MAX_DEPTH || !fvar(f, &n) || n > (uint64_t)(f->end - f->p) / 2) return NULL;
+    cJSON *obj = fnode(f, cJSON_Object | OB_JSON_COUNTED), *last = NULL;
+    if (!obj) return NULL;
+    const ob_dec *d = f->d;
+    keymap km;
+    int hashed = n > 32, count = 0;  /* short objects: a 64-bit mask of the keys seen, then a list walk */
+    uint64_t seen = 0;
+    if (hashed) keymap_init(&km);
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t k;
+        if (!fvar(f, &k) || k >= d->nstr) goto fail;
+        cJSON *v = fvalue(f, depth + 1);
+        if (!v) goto fail;
+        size_t ck = d->canon[k];
+        const char *key = dstr(d, ck);  /* one pointer per text: equal keys, equal pointers */
+        cJSON *old = NULL, **slot = NULL;
+        if (hashed) {
+            if (!(slot = keymap_slot(&km, ck))) goto fail;
+            old = *slot;
+        } else if (seen & (1ull << (ck & 63))) {
+            for (cJSON *c = obj->child; c; c = c->next)
+                if (c->string == key) {
+                    old = c;
+                    break;
+                }
+        }
+        seen |= 1ull << (ck & 63);
+        if (old) {  /* §2: a repeated key keeps the first position and the last value */
+            old->child = v->child;
+            old->valuestring = v->valuestring;
+            old->valuedouble = v->valuedouble;
+            old->valueint = v->valueint;
+            old->type = v->type;
+            continue;
+        }
+        v->string = (char *)key;
+        if (slot) *slot = v;
+        if (last) {
+            last->next = v;
+            v->prev = last;
+        } else {
+            obj->child = v;
+        }
+        last = v;
+        count++;
+    }
+    if (hashed) keymap_free(&km);
+    if (last) obj->child->prev = last;
+    obj->valueint = count;
+    return obj;
+fail:
+    if (hashed) keymap_free(&km);
+    return NULL;
+}
+
+static cJSON *fvalue(fdec *f, int depth)
+{
+    if (f->p >= f->end) return NULL;
+    uint8_t tag = *f->p++;
+    switch (tag) {
+    case TAG_NULL: return fnode(f, cJSON_NULL);
+    case TAG_FALSE: return fnode(f, cJSON_False);
+    case TAG_TRUE: return fnode(f, cJSON_True);
+    case TAG_UINT:
+    case TAG_NEGINT: {
+        uint64_t u;
+        if (!fvar(f, &u)) return NULL;
+        /* converted to double once: exact up to 2^53 (JS Number) */
+        return fnumber(f, tag == TAG_UINT ? (double)u : -(double)u - 1.0);
+    }
+    case TAG_F32: {
+        if (f->end - f->p < 4) return NULL;
+        cJSON *v = ff32(f, f->p);
+        f->p += 4;
+        return v;
+    }
+    case TAG_F64: {
+        if (f->end - f->p < 8) return NULL;
+        cJSON *v = ff64(f, f->p);
+        f->p += 8;
+        return v;
+    }
+    case TAG_STRING: {
+        uint64_t k;
+        if (!fvar(f, &k) || k >= f->d->nstr) return NULL;
+        cJSON *v = fnode(f, cJSON_String);
+        if (v) v->valuestring = (char *)dstr(f->d, (size_t)k);
+        return v;
+    }
+    case TAG_ARRAY: return farray(f, depth);
+    case TAG_OBJECT: return fobject(f, depth);
+    case TAG_DATAURL: {
+        uint64_t mime, n;
+        if (!fvar(f, &mime) || mime >= f->d->nstr || !fvar(f, &n) || n > (uint64_t)(f->end - f->p)) return NULL;
+        /* §2: tag 10 becomes data:<mime>;base64,<bytes> */
+        size_t mlen = dlen(f->d, (size_t)mime), blen = ((size_t)n + 2) / 3 * 4, total = 5 + mlen + 8 + blen + 1;
+        char *s = fbump(f, (total + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t));
+        cJSON *v = s ? fnode(f, cJSON_String) : NULL;
+        if (!v) return NULL;
+        memcpy(s, "data:", 5);
+        memcpy(s + 5, dstr(f->d, (size_t)mime), mlen);
+        memcpy(s + 5 + mlen, ";base64,", 8);
+        b64_encode(f->p, (size_t)n, s + 13 + mlen);
+        s[total - 1] = '\0';
+        f->p += n;
+        v->valuestring = s;
+        return v;
+    }
+    default:
+        return NULL;
+    }
+}
+
+/* The tree of the value at d->pos to the end of the data, or NULL (nothing
+** said: the caller decodes again with the checked decoder for the message). */
+static cJSON *fast_decode(ob_dec *d)
+{
+    fdec f = {d->data + d->pos, d->data + d->len, d, d->pool, NULL, NULL};
+    struct ob_binary_pool_block *h = d->pool->head;  /* the string table's block: its rest first */
+    if (h) {
+        f.cur = (unsigned char *)h->data + h->used;
+        f.lim = (unsigned char *)h->data + h->cap;
+    }
+    cJSON *v = fvalue(&f, 0);
+    if ((h = d->pool->head) != NULL) h->used = h->cap - (size_t)(f.lim - f.cur);
+    return v && f.p == f.end ? v : NULL;
+}
+
 static cJSON *decode(const uint8_t *data, size_t len, char *err, size_t errcap, ob_binary_pool *pool)
 {
     ob_dec d;
@@ -824,7 +1108,22 @@ static cJSON *decode(const uint8_t *data, size_t len, char *err, size_t errcap, 
         return NULL;
     }
     d.pos = 5;
+    if (pool && !pool->head && !pool->first)
+        pool->first = len < POOL_SMALL ? len * POOL_PER_BYTE
+                    : len < POOL_FIRST_MIN / POOL_PER_BYTE ? POOL_FIRST_MIN
+                    : len < POOL_FIRST_MAX / POOL_PER_BYTE ? len * POOL_PER_BYTE : POOL_FIRST_MAX;
     if (!read_table(&d)) goto done;
+    if (pool) {
+        if ((v = fast_decode(&d)) != NULL) goto done;
+        /* bad data (or out of memory): again, checked, for the message */
+        ob_binary_pool_free(pool);
+        free(d.soff);
+        free(d.canon);
+        d.soff = NULL;
+        d.canon = NULL;
+        d.pos = 5;
+        if (!read_table(&d)) goto done;
+    }
     v = dec_value(&d, 0);
     if (v && d.pos != d.len) {
         dfail(&d, d.pos, "trailing data: %zu bytes after the value", d.len - d.pos);

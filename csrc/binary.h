@@ -21,7 +21,10 @@ cJSON *ob_binary_decode(const uint8_t *data, size_t len, char *err, size_t errca
 ** cJSON_Delete; the tree must not be edited (a read-only, load-once tree:
 ** several times faster to build and to drop, issue 17).  Duplicate keys are
 ** already resolved (first position, last value). */
-typedef struct ob_binary_pool { struct ob_binary_pool_block *head; } ob_binary_pool;
+typedef struct ob_binary_pool {
+    struct ob_binary_pool_block *head;
+    size_t first;   /* the first block's size (0: the default); decode sets it from the input */
+} ob_binary_pool;
 
 /* issue 17: the arrays and objects of a tree ob_document_load reads (the
 ** pooled decoder's, or cJSON_Parse's once its duplicate keys are resolved)

@@ -306,6 +306,8 @@ static void deform_keys(ob_loader *L, ob_timeline *tl)
     tl->dkeys = dk;
 }
 
+static int bone_value_timeline(const ob_timeline *tl);
+
 static void load_timeline(ob_loader *L, const cJSON *o, ob_timeline *tl)
 {
     const char *target = ob_str(L, o, "target", NULL);
@@ -374,9 +376,11 @@ static void load_timeline(ob_loader *L, const cJSON *o, ob_timeline *tl)
     }
     ob_path_pop(L, m0);
     tl->hot = ob_alloc(L, (size_t)n, sizeof *tl->hot);  /* issue 17: the search's and sample's reads */
+    /* load (issue 17): a bone value timeline's fast forms are plan_animation's, shared (not built twice) */
+    int planned = bone_value_timeline(tl);
     for (int32_t i = 0; i < n; i++) {
         tl->hot[i] = (ob_key_hot){tl->keys[i].v[0], tl->keys[i].spine, (int32_t)tl->keys[i].curve};
-        if (tl->keys[i].spine) {  /* keys (issue 17): the per-frame form when the samples ascend */
+        if (tl->keys[i].spine && !planned) {  /* keys (issue 17): the per-frame form when the samples ascend */
             double *fast = ob_alloc(L, OB_SPINE_FAST, sizeof *fast);
             if (ob_curve_spine_fast(tl->keys[i].spine, fast)) {
                 tl->hot[i].spine = fast;
@@ -585,6 +589,11 @@ static void plan_animation(ob_loader *L, ob_animation_data *a)
             if (b->kind != OB_CURVE_BEZIER_SPINE || !b->curve || !ob_curve_spine_fast(b->curve, fast)) continue;
             b->kind = OB_BKEY_SPINE_FAST;  /* else the scan of its samples */
             b->curve = fast;
+            /* load (issue 17): the timeline's own key reads the same form (load_timeline left it) */
+            int32_t cnt = G->count;
+            ob_key_hot *h = &a->timelines[a->bchans[G->first + (int32_t)(q % (size_t)cnt)].timeline].hot[q / (size_t)cnt];
+            h->spine = fast;
+            h->curve = OB_BKEY_SPINE_FAST;
             fast += OB_SPINE_FAST;
         }
     }

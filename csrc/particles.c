@@ -35,19 +35,26 @@ int ob_particles_create(ob_instance *inst)
     if (!st) return -1;
     inst->particles = st;
     size_t n = ns > 0 ? (size_t)ns : 1;
-    st->emitters = calloc(n, sizeof *st->emitters);
+    for (int32_t i = 0; i < doc->attachment_count && !st->any; i++) {
+        const ob_attachment *a = &doc->attachments[i];
+        st->any = a->type == OB_ATT_PARTICLES && a->particles && a->slot >= 0 && a->slot < ns;
+    }
     st->pending = calloc(n, sizeof *st->pending);
     st->override = malloc(n);
     st->max_quads = calloc(n, sizeof *st->max_quads);
-    st->frame_att = calloc(n, sizeof *st->frame_att);
-    if (!st->emitters || !st->pending || !st->override || !st->max_quads || !st->frame_att) return -1;
+    if (!st->pending || !st->override || !st->max_quads) return -1;
     memset(st->override, -1, n);
+    if (!st->any) return 0;  /* issue 17: no emitter can exist, so none is allocated (5 KB on spineboy) */
+    st->emitters = calloc(n, sizeof *st->emitters);
+    st->frame_att = calloc(n, sizeof *st->frame_att);
     double *need = calloc(n, sizeof *need);
-    if (!need) return -1;
+    if (!st->emitters || !st->frame_att || !need) {
+        free(need);
+        return -1;
+    }
     for (int32_t i = 0; i < doc->attachment_count; i++) {
         const ob_attachment *a = &doc->attachments[i];
         if (a->type != OB_ATT_PARTICLES || !a->particles || a->slot < 0 || a->slot >= ns) continue;
-        st->any = 1;
         double k = buffer_need(a->particles);
         if (k > need[a->slot]) need[a->slot] = k;
     }
@@ -323,8 +330,8 @@ void ob_particles_set_emitter(ob_instance *inst, int32_t slot, int emitting)
         prev = a >= 0 ? inst->doc->attachments[a].particles->emitting : 0;
     }
     st->override[slot] = (int8_t)(emitting != 0);
-    ob_emitter *e = &st->emitters[slot];
-    if (emitting && !prev && e->attachment >= 0) {
+    ob_emitter *e = st->emitters ? &st->emitters[slot] : NULL;  /* none without particles */
+    if (emitting && !prev && e && e->attachment >= 0) {
         /* restart(): the cycle starts over (bursts replay); particles are kept */
         e->cycle = e->acc = 0;
         e->was_emitting = 0;
@@ -355,7 +362,7 @@ int32_t ob_particles_count(const ob_instance *inst, int32_t slot)
 
 const ob_emitter *ob_particles_emitter(const ob_instance *inst, int32_t slot)
 {
-    if (!inst->particles || slot < 0 || slot >= inst->doc->slot_count) return NULL;
+    if (!inst->particles || !inst->particles->emitters || slot < 0 || slot >= inst->doc->slot_count) return NULL;
     const ob_emitter *e = &inst->particles->emitters[slot];
     return e->attachment >= 0 ? e : NULL;
 }
@@ -429,7 +436,7 @@ int32_t ob_particles_geometry(const ob_instance *inst, int32_t slot, float *vert
 {
     const ob_document *doc = inst->doc;
     *texture = OB_TEXTURE_NONE;
-    if (!inst->particles || slot < 0 || slot >= doc->slot_count) return 0;
+    if (!inst->particles || !inst->particles->emitters || slot < 0 || slot >= doc->slot_count) return 0;
     int32_t bone = doc->slots[slot].bone;
     if (bone < 0 || !inst->bone_active[bone]) return 0;  /* §3.3: not drawn */
     int32_t a = particles_attachment(inst, slot);

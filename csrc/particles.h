@@ -43,11 +43,11 @@ typedef struct ob_emitter {
 
 typedef struct ob_particle_state {
     double frac;                 /* §8.8 clock remainder, in [0, STEP] */
-    ob_emitter *emitters;        /* per slot */
+    ob_emitter *emitters;        /* per slot; NULL when the document has no particles (any == 0) */
     double *pending;             /* per slot: emitParticles counts for the next step */
     int8_t *override;            /* per slot: setEmitter override, -1 none, 0 off, 1 on */
     int32_t *max_quads;          /* per slot: most particles one item can draw */
-    int32_t *frame_att;          /* per slot: particles attachment this frame, -1 (scratch) */
+    int32_t *frame_att;          /* per slot: particles attachment this frame, -1 (scratch); NULL as emitters */
     uint64_t growths;            /* buffer growths after creation (0 for sane documents) */
     int any;                     /* the document has a particles attachment (else steps are no-ops) */
 } ob_particle_state;

@@ -387,6 +387,7 @@ static void walk(ser *s, ob_instance *inst)
         }
     V(s, an->next_serial);
     int32_t ne = count(s, &an->event_count, OB_EVENT_CAPACITY);
+    if (s->mode == SER_APPLY && !s->failed && ob_anim_reserve_events(an, ne) < 0) fail(s, 2, "out of memory");
     V(s, an->event_reported);
     V(s, an->events_dropped);
     for (int32_t i = 0; i < ne && !s->failed; i++) {
@@ -419,7 +420,8 @@ static void walk(ser *s, ob_instance *inst)
     ob_particle_state *ps = inst->particles;
     V(s, ps->frac);
     for (int32_t i = 0; i < ns && !s->failed; i++) {
-        ob_emitter *e = &ps->emitters[i];
+        ob_emitter idle = {.attachment = -1};  /* a document without particles has no emitters (load, issue 17) */
+        ob_emitter *e = ps->emitters ? &ps->emitters[i] : &idle;
         V(s, e->attachment);
         V(s, e->rng);
         V(s, e->steps);
@@ -433,8 +435,10 @@ static void walk(ser *s, ob_instance *inst)
         int32_t n = count(s, &e->count, 1 << 26);
         reserve(s, (void **)&e->particles, &e->capacity, n, sizeof *e->particles);
         A(s, e->particles, n);
-        if (s->mode == SER_APPLY && (e->attachment < -1 || e->attachment >= doc->attachment_count))
+        if (s->mode == SER_APPLY && (e->attachment < -1 || e->attachment >= doc->attachment_count ||
+                                     (e == &idle && (e->attachment != -1 || n != 0))))
             fail(s, 1, "the snapshot is corrupt (an emitter)");
+        if (e == &idle) free(idle.particles);
     }
     A(s, ps->pending, ns);
     A(s, ps->override, ns);

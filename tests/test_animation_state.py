@@ -484,3 +484,34 @@ def test_track_speed_and_alpha_by_hand():
     import pytest as _pytest
     with _pytest.raises(_ob.OpenBoneError):
         inst.set_track_speed(3, 1)
+
+
+def test_event_report_capacity_256_and_crossings_100():
+    """conformance/NOTES.md §6 fixed capacities (256 events per advance report, the rest
+    dropped and counted) and §5.2 (a key fires for its first 100 crossings of one advance).
+    The report buffer is sized from the document (load, issue 17): it must keep and drop
+    exactly what a 256-event buffer does, with tracks added after creation too."""
+    one = [{"time": 0.5, "event": "e0"}]  # one key: 100 firings per track on a long advance
+    inst = openbone.Instance(doc(anim("a", 1, RAMP, one), anim("b", 1, RAMP, EV)))
+    inst.set_animation(0, "a", loop=True)
+    inst.advance(1000)  # keys at 0.5, 1.5, ... 999.5: the first 100 crossings fire
+    assert len(inst.events) == 100 and inst._anim_counters()[2] == 0
+    assert all(e["name"] == "zero" and e["time"] == 0.5 for e in inst.events)
+    for t in (1, 2):
+        inst.set_animation(t, "a", loop=True)
+    inst.advance(1000)  # 3 tracks x 100 = 300: 256 reported, 44 dropped
+    assert len(inst.events) == 256 and inst._anim_counters()[2] == 44
+    assert [e["track"] for e in inst.events] == [0] * 100 + [1] * 100 + [2] * 56
+    import copy
+    c = copy.copy(inst)  # a copy (a snapshot) carries the full report
+    assert c.events == inst.events
+    inst.advance(0.25)  # (2000, 2000.25]: no key crossed (the dropped count is a running total)
+    assert inst.events == [] and inst._anim_counters()[2] == 44
+    two = openbone.Instance(doc(anim("a", 1, RAMP, one), anim("b", 1, RAMP, EV)))
+    two.set_animation(3, "b", loop=True)  # two keys, track 3 only
+    two.advance(1000)
+    assert len(two.events) == 200 and two._anim_counters()[2] == 0
+    two.set_animation(0, "b", loop=True)
+    two.advance(1000)  # 2 tracks x 200 = 400: 256 and 144 dropped
+    assert len(two.events) == 256 and two._anim_counters()[2] == 144
+    assert [e["track"] for e in two.events] == [0] * 200 + [3] * 56  # tracks fire in order

@@ -64,12 +64,37 @@ static void header(buf *w) { w->n = 0; put(w, "OBNB\x01", 5); }
 static void f32(buf *w, float f) { uint32_t u; memcpy(&u, &f, 4); for (int i = 0; i < 4; i++) byte(w, (u >> (8 * i)) & 0xFF); }
 static void f64(buf *w, double d) { uint64_t u; memcpy(&u, &d, 8); for (int i = 0; i < 8; i++) byte(w, (unsigned)(u >> (8 * i)) & 0xFF); }
 
+/* Every array's and object's count (OB_JSON_COUNTED) is its children's. */
+static int counts_right(const cJSON *v)
+{
+    if (!cJSON_IsArray(v) && !cJSON_IsObject(v)) return 1;
+    int n = 0;
+    for (const cJSON *c = v->child; c; c = c->next, n++)
+        if (!counts_right(c)) return 0;
+    return (v->type & OB_JSON_COUNTED) && v->valueint == n && (!v->child || v->child->prev);
+}
+
+/* The pooled decoder (ob_document_load's, a faster path, issue 17) must give
+** what ob_binary_decode gives: the same value, or the same message. */
+static int pooled_differs(const uint8_t *p, size_t n, const cJSON *v, const char *err)
+{
+    char perr[256] = "";
+    ob_binary_pool pool = {0};
+    cJSON *pv = ob_binary_decode_pooled(p, n, perr, sizeof perr, &pool);
+    int bad = v ? !pv || !same(v, pv) || !counts_right(pv) : pv != NULL || strcmp(err, perr) != 0;
+    if (bad) fprintf(stderr, "pooled decode differs: %s / %s\n", v ? "value" : err, pv ? "value" : perr);
+    ob_binary_pool_free(&pool);
+    return bad;
+}
+
 /* Decodes and writes compact JSON (or returns the error prefixed "ERR:"). */
 static char *dec_json(const uint8_t *p, size_t n)
 {
     char err[256];
     cJSON *v = ob_binary_decode(p, n, err, sizeof err);
     char *s;
+    checks++;
+    failures += pooled_differs(p, n, v, err);
     if (!v) {
         s = malloc(strlen(err) + 5);
         sprintf(s, "ERR:%s", err);
@@ -78,6 +103,22 @@ static char *dec_json(const uint8_t *p, size_t n)
     s = ob_json_write(v, 0);
     cJSON_Delete(v);
     return s;
+}
+
+/* Every truncation and many one-byte changes of an encoded value: the pooled
+** decoder agrees with the checked one on each. */
+static void sweep_pooled(const uint8_t *b, size_t n)
+{
+    static const uint8_t xs[] = {0x01, 0x80, 0xFF, 0x7F, 0x08, 0x09};
+    uint8_t *m = malloc(n ? n : 1);
+    for (size_t cut = 0; cut <= n; cut++) free(dec_json(b, cut));
+    for (size_t i = 0; i < n; i++)
+        for (size_t x = 0; x < sizeof xs; x++) {
+            memcpy(m, b, n);
+            m[i] ^= xs[x];
+            free(dec_json(m, n));
+        }
+    free(m);
 }
 
 static void expect_json(const buf *w, const char *want, int line)
@@ -97,6 +138,7 @@ static void expect_err(const uint8_t *p, size_t n, const char *want, int line)
     char err[256] = "untouched";
     cJSON *v = ob_binary_decode(p, n, err, sizeof err);
     checks++;
+    failures += pooled_differs(p, n, v, err);
     if (v || strstr(err, want) == NULL) {
         failures++;
         fprintf(stderr, "line %d: want error containing \"%s\", got %s\n", line, want,
@@ -605,8 +647,50 @@ static void test_writer(void)
     }
 }
 
+static void test_pooled(void)
+{
+    /* duplicate keys (short objects, and one past the short-object limit),
+    ** every tag, nesting, a data URL */
+    const char *docs[] = {
+        "{\"a\":1,\"b\":[1.5,-2,3e300,\"x\",null,true,false,{\"a\":2,\"a\":[3]}],\"a\":{\"c\":0.1},\"d\":\"data:image/png;base64,AAEC\"}",
+        "[[[[]]],{},[{\"k\":1,\"k\":2,\"k\":3}],-0,4294967296,-9007199254740993]",
+    };
+    for (size_t i = 0; i < sizeof docs / sizeof *docs; i++) {
+        cJSON *v = cJSON_Parse(docs[i]);
+        char err[256];
+        size_t n;
+        uint8_t *b = ob_binary_encode(v, &n, err, sizeof err);
+        CHECK(b != NULL, "encode %zu", i);
+        if (b) sweep_pooled(b, n);
+        free(b);
+        cJSON_Delete(v);
+    }
+    {   /* 40 keys, then every one again: the hashed path keeps first places, last values */
+        buf w;
+        header(&w);
+        varint(&w, 40);
+        for (int k = 0; k < 40; k++) {
+            char name[8];
+            snprintf(name, sizeof name, "k%d", k);
+            str(&w, name);
+        }
+        byte(&w, 9);
+        varint(&w, 80);
+        for (int k = 0; k < 80; k++) {
+            varint(&w, (unsigned)(k % 40));
+            byte(&w, 3);
+            varint(&w, (unsigned)k);
+        }
+        char *got = dec_json(w.b, w.n);
+        CHECK(strncmp(got, "{\"k0\":40,\"k1\":41,", 17) == 0, "%s", got);
+        free(got);
+        sweep_pooled(w.b, w.n);
+    }
+}
+
 int main(void)
 {
+    test_pooled();
     test_tags();
     test_errors();
     test_encoder();

@@ -18,6 +18,7 @@
 #include "bounds.h"
 #include "drawlist.h"
 #include "instance.h"
+#include "testutil.h"
 
 void *__real_malloc(size_t n);
 void *__real_calloc(size_t n, size_t m);
@@ -52,26 +53,12 @@ static void layer_frame(ob_instance *inst, int frame)
     }
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) { free(buf); buf = NULL; }
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
-}
-
 int main(int argc, char **argv)
 {
     int failed = 0, layer = argc > 1 && strcmp(argv[1], "--layer") == 0;
     for (int a = 1 + layer; a < argc; a++) {
         size_t len;
-        char *text = slurp(argv[a], &len);
+        char *text = ob_test_slurp(argv[a], &len);
         ob_error err;
         ob_document *doc = text ? ob_document_load(text, len, &err) : NULL;
         if (!doc) { printf("FAIL %s: cannot load\n", argv[a]); failed = 1; free(text); continue; }

@@ -8,29 +8,16 @@
 #include <string.h>
 
 #include "include/openbone.h"
+#include "testutil.h"
 
 static int failures = 0, checks = 0;
 #define CHECK(cond, ...) do { checks++; if (!(cond)) { failures++; printf("FAIL %s:%d: ", __FILE__, __LINE__); \
     printf(__VA_ARGS__); printf("\n"); } } while (0)
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) { free(buf); buf = NULL; }
-    fclose(f);
-    if (len) *len = (size_t)n;
-    return buf;
-}
-
 static ob_document *load(const char *path)
 {
     size_t n;
-    char *data = slurp(path, &n);
+    char *data = ob_test_slurp(path, &n);
     if (!data) { printf("cannot read %s\n", path); exit(2); }
     ob_error err;
     ob_document *doc = ob_document_load(data, n, &err);

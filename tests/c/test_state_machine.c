@@ -15,6 +15,7 @@
 
 #include "scripts.h"
 #include "state_machine.h"
+#include "testutil.h"
 
 static int failures;
 #define CHECK(c)                                                              \
@@ -38,26 +39,11 @@ static int stub_call(void *ud, int32_t h, const char *fn, const char *args)
 static void stub_free(void *ud, int32_t h) { (void)h; ((stub *)ud)->freed++; }
 static void stub_destroy(void *ud) { ((stub *)ud)->destroyed++; }
 
-static char *read_file(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)len + 1);
-    if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) { free(buf); buf = NULL; }
-    fclose(f);
-    if (buf) buf[len] = 0;
-    *n = (size_t)len;
-    return buf;
-}
-
 int main(int argc, char **argv)
 {
     const char *path = argc > 1 ? argv[1] : "../../conformance/fixtures/state-machine.obone";
     size_t n;
-    char *text = read_file(path, &n);
+    char *text = ob_test_slurp(path, &n);
     if (!text) { fprintf(stderr, "cannot read %s\n", path); return 2; }
     ob_error err;
     ob_document *doc = ob_document_load(text, n, &err);

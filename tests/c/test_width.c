@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "include/openbone.h"
+#include "testutil.h"
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
 {
@@ -19,26 +20,12 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
     return h;
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) { free(buf); buf = NULL; }
-    fclose(f);
-    if (buf) { buf[n] = 0; *len = (size_t)n; }
-    return buf;
-}
-
 int main(int argc, char **argv)
 {
     int failed = 0;
     for (int a = 1; a < argc; a++) {
         size_t len = 0;
-        char *text = slurp(argv[a], &len);
+        char *text = ob_test_slurp(argv[a], &len);
         ob_error err;
         ob_document *doc = text ? ob_document_load(text, len, &err) : NULL;
         free(text);

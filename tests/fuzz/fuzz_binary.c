@@ -41,6 +41,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *json;
 
     v = ob_binary_decode(data, size, err, sizeof err);
+    {   /* the pooled decoder (ob_document_load's fast path) agrees: value or message */
+        char perr[256] = "";
+        ob_binary_pool pool = {0};
+        cJSON *pv = ob_binary_decode_pooled(data, size, perr, sizeof perr, &pool);
+        if (v ? !pv || !same(v, pv, 1) : pv != NULL || strcmp(err, perr) != 0) abort();
+        ob_binary_pool_free(&pool);
+    }
     if (!v) {
         if (strncmp(err, "binary: offset ", 15) != 0) abort();  /* every error names its offset */
         return 0;
