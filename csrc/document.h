@@ -327,6 +327,27 @@ typedef struct ob_bgroup {       /* bone value timelines with the same key times
     int32_t sorted;
 } ob_bgroup;
 
+/* keys (issue 17, session 4): one bone value timeline as pieces linear in
+** time, built at load from its group's keys: piece p covers time in
+** [bound[p], bound[p + 1]) (bound[0] = −inf, bound[np] = +inf) and samples
+** a + b·(time − ref): the hold before the first key, each span's linear key
+** or each segment of its Spine curve (ob_curve_spine_fast), the hold from the
+** last key on.  The same values as the group's locate + lerp to rounding. */
+typedef struct ob_bpiece { double ref, a, b; } ob_bpiece;
+/* the largest |key time| lines are built for and |time| they are sampled at
+** (else the groups): time − ref stays finite */
+#define OB_BLINE_TMAX 1e300
+typedef struct ob_bline {
+    const double *bound;         /* np + 1 piece starts, then +inf */
+    const ob_bpiece *pieces;     /* np */
+    int32_t np;
+    int32_t hint;                /* inst->key_hint slot (its timeline's serial): the piece last used */
+    int32_t dst;                 /* 7·bone + field: the double of inst->local it writes */
+    int32_t timeline;            /* its index in timelines[] (the §5.1a channel) */
+    int32_t rotation;            /* lerpAngle when mixed */
+    int32_t pad;
+} ob_bline;
+
 typedef struct ob_event_key {
     double time;
     int32_t event;               /* -1: no such event, never fires */
@@ -358,6 +379,10 @@ typedef struct ob_animation_data {
     int32_t bgroup_count; ob_bgroup *bgroups;
     int32_t bchan_count; ob_bchan *bchans;
     int32_t other_count; int32_t *others;
+    /* keys (issue 17, session 4): bchan_count lines in bchans' order, or NULL
+    ** when a key is not linear, stepped or a Spine curve in its fast form, the
+    ** keys are out of order, or a time or value is too large (then the groups) */
+    const ob_bline *blines;
 } ob_animation_data;
 
 /* ---- Audio (§10) ---------------------------------------------------- */

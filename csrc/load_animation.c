@@ -11,6 +11,7 @@
 #include "curve_spine.h"
 #include "load.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -422,6 +423,99 @@ static uint64_t times_hash(const ob_timeline *tl)
     return h;
 }
 
+/* One member of a group as ob_bline pieces; 0 (nothing usable) when a key is
+** not linear, stepped or a Spine fast form, or a number is not finite.
+** Piece bounds are half-open in time, [lo, hi); the §5 rules they encode:
+** time ≤ t_first ⇒ key 0's value (the piece ends at the next double above
+** t_first; its ref is that double, so b·(time − ref) = (+0)·(negative) = −0
+** and a + −0 = a, −0 included); time ≥ t_last ⇒ the last key's value (ref
+** t_last, b = −0: a + (−0)·(+d) = a); a span [t_k, t_k+1) of length 0 is
+** never located; a linear key: v0 + dv·inv·(time − t_k); a stepped one: v0
+** (b = −0); a Spine curve segment i from (px, py) with slope s (in the span's
+** fraction f = (time − t_k)·inv): from t_k + x_{i−1}·span on,
+** (v0 + dv·py) + (dv·s·inv)·(time − (t_k + px·span)), the same line as
+** v0 + dv·(py + (f − px)·s) to rounding (the segment whose time range holds
+** time, where the fast form compares f with the samples' x: they differ only
+** where two segments meet). */
+static int build_line(ob_loader *L, const ob_bgroup *G, int32_t mi, ob_bline *out)
+{
+    int32_t n = G->key_count, m = G->count;
+    const double *times = G->times;
+    size_t cap = 2;
+    if (!G->sorted || !(fabs(G->t_first) <= OB_BLINE_TMAX) || !(fabs(G->t_last) <= OB_BLINE_TMAX)) return 0;
+    for (int32_t k = 0; k + 1 < n; k++) {
+        const ob_bkey *key = &G->keys[(size_t)k * (size_t)m + (size_t)mi];
+        if (key->kind == OB_CURVE_LINEAR || (key->kind == OB_BKEY_SPINE_FAST && key->curve == ob_curve_fast_hold))
+            cap += 1;
+        else if (key->kind == OB_BKEY_SPINE_FAST) cap += 10;
+        else return 0;
+    }
+    double *bound = ob_alloc(L, cap + 1, sizeof *bound);
+    ob_bpiece *pc = ob_alloc(L, cap, sizeof *pc);
+    int32_t np = 0;
+    double lo = -INFINITY;
+#define OB_PIECE(hi, r, A, B)                                  \
+    do {                                                       \
+        double hi_ = (hi);                                     \
+        if (hi_ > lo) {                                        \
+            bound[np] = lo;                                    \
+            pc[np++] = (ob_bpiece){(r), (A), (B)};             \
+            lo = hi_;                                          \
+        }                                                      \
+    } while (0)
+    double after = nextafter(G->t_first, INFINITY);
+    OB_PIECE(after, after, G->keys[mi].v0, 0.0);  /* time ≤ t_first */
+    for (int32_t k = 0; k + 1 < n; k++) {
+        double t0 = times[k], t1 = times[k + 1], span = t1 - t0;
+        if (!(span > 0)) continue;  /* never located */
+        double inv = 1 / span;      /* as the group's spans */
+        const ob_bkey *key = &G->keys[(size_t)k * (size_t)m + (size_t)mi];
+        if (key->kind == OB_CURVE_LINEAR) {
+            OB_PIECE(t1, t0, key->v0, key->dv * inv);
+        } else if (key->curve == ob_curve_fast_hold) {
+            OB_PIECE(t1, t0, key->v0, -0.0);
+        } else {
+            const double *f = key->curve;  /* x1..x8, x0, 0, then (px, py, slope) × 10 */
+            for (int i = 0; i < 10; i++) {
+                const double *seg = f + 10 + 3 * i;
+                double hi = i == 0 ? t0 + f[8] * span : i < 9 ? t0 + f[i - 1] * span : t1;
+                if (hi > t1) hi = t1;
+                OB_PIECE(hi, t0 + seg[0] * span, key->v0 + key->dv * seg[1], key->dv * seg[2] * inv);
+            }
+        }
+    }
+    OB_PIECE(INFINITY, G->t_last, G->keys[(size_t)(n - 1) * (size_t)m + (size_t)mi].v0, -0.0);  /* time ≥ t_last */
+#undef OB_PIECE
+    bound[np] = INFINITY;
+    for (int32_t p = 0; p < np; p++) {
+        const ob_bpiece *q = &pc[p];
+        if (!(fabs(q->ref) <= 2 * OB_BLINE_TMAX && q->a - q->a == 0 && q->b - q->b == 0)) return 0;
+    }
+    out->bound = bound;
+    out->pieces = pc;
+    out->np = np;
+    return 1;
+}
+
+/* keys (issue 17, session 4): every group member as a line, in bchans' order */
+static void plan_lines(ob_loader *L, ob_animation_data *a)
+{
+    ob_bline *lines = ob_alloc(L, (size_t)a->bchan_count, sizeof *lines);
+    for (int32_t g = 0; g < a->bgroup_count; g++) {
+        const ob_bgroup *G = &a->bgroups[g];
+        for (int32_t mi = 0; mi < G->count; mi++) {
+            const ob_bchan *c = &a->bchans[G->first + mi];
+            ob_bline *l = &lines[G->first + mi];
+            if (!build_line(L, G, mi, l)) return;  /* the groups */
+            l->hint = a->timelines[c->timeline].serial;
+            l->dst = 7 * c->bone + c->field;
+            l->timeline = c->timeline;
+            l->rotation = c->rotation;
+        }
+    }
+    a->blines = lines;
+}
+
 /* keys (issue 17): the per-frame plan of an animation, built once here (the
 ** binary .obonb loader decodes into the same JSON tree, so both reach this).
 ** Bone value timelines with identical key times share an ob_bgroup: one span
@@ -533,27 +627,15 @@ static void plan_animation(ob_loader *L, ob_animation_data *a)
                 b->kind = OB_BKEY_SPINE_FAST;
                 b->curve = ob_curve_fast_hold;
                 b->dv = -0.0;
+            } else if (tl->hot[k].curve == OB_BKEY_SPINE_FAST) {
+                /* the Spine curve's fast form, built once by load_timeline
+                ** (the same function of the same samples); else the scan */
+                b->kind = OB_BKEY_SPINE_FAST;
+                b->curve = tl->hot[k].spine;
             }
         }
     }
-    /* the Spine curves' fast forms in one block, in the order frames read them */
-    size_t nfast = 0;
-    for (int32_t g = 0; g < ng; g++) {
-        const ob_bgroup *G = &a->bgroups[g];
-        for (size_t q = 0; q < (size_t)G->key_count * (size_t)G->count; q++)
-            nfast += G->keys[q].kind == OB_CURVE_BEZIER_SPINE && G->keys[q].curve;
-    }
-    double *fast = ob_alloc(L, nfast * OB_SPINE_FAST, sizeof *fast);
-    for (int32_t g = 0; g < ng; g++) {
-        const ob_bgroup *G = &a->bgroups[g];
-        for (size_t q = 0; q < (size_t)G->key_count * (size_t)G->count; q++) {
-            ob_bkey *b = (ob_bkey *)&G->keys[q];
-            if (b->kind != OB_CURVE_BEZIER_SPINE || !b->curve || !ob_curve_spine_fast(b->curve, fast)) continue;
-            b->kind = OB_BKEY_SPINE_FAST;  /* else the scan of its samples */
-            b->curve = fast;
-            fast += OB_SPINE_FAST;
-        }
-    }
+    plan_lines(L, a);
 }
 
 static int cmp_i32(const void *a, const void *b)

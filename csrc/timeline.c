@@ -452,6 +452,62 @@ static void apply_bone_groups(ob_instance *inst, const ob_animation_data *a, dou
     }
 }
 
+/* keys (issue 17, session 4): the piece of a line holding time, from the
+** instance's hint (the piece of the previous frame, or one a little after:
+** time moves forward), else by bisection; |time| ≤ OB_BLINE_TMAX */
+static int32_t line_piece(const ob_bline *l, double time, int32_t *hint)
+{
+    const double *b = l->bound;
+    uint32_t p = (uint32_t)*hint;
+    if (p < (uint32_t)l->np && b[p] <= time) {
+        while (!(time < b[p + 1])) p++;  /* b[np] = +inf stops it */
+        return (int32_t)p;
+    }
+    int32_t lo = 0, hi = l->np;  /* b[lo] ≤ time < b[hi] */
+    while (hi - lo > 1) {
+        int32_t mid = (lo + hi) >> 1;
+        if (b[mid] <= time) lo = mid;
+        else hi = mid;
+    }
+    return lo;
+}
+
+static inline double line_value(const ob_instance *inst, const ob_bline *l, double time)
+{
+    int32_t *hint = &inst->key_hint[l->hint];
+    int32_t p = line_piece(l, time, hint);
+    *hint = p;
+    const ob_bpiece *q = &l->pieces[p];
+    return q->a + q->b * (time - q->ref);
+}
+
+/* §5.1 the bone value timelines as lines (ob_bline), in the groups' order:
+** alpha ≥ 1 and no mix-out stores each value; otherwise §5.1's rules per
+** timeline with its §5.1a alpha, as apply_bone_groups */
+static void apply_bone_lines(ob_instance *inst, const ob_animation_data *a, double time, double alpha,
+                             const ob_mix_out *mix_out)
+{
+    double *local = (double *)inst->local;
+    const ob_bline *lines = a->blines;
+    int32_t n = a->bchan_count;
+    if (alpha >= 1 && !mix_out) {
+        for (int32_t j = 0; j < n; j++) local[lines[j].dst] = line_value(inst, &lines[j], time);
+        return;
+    }
+    for (int32_t j = 0; j < n; j++) {
+        const ob_bline *l = &lines[j];
+        double al = alpha;
+        /* §5.1a: a blending timeline that `into` doesn't key eases out */
+        if (mix_out && !into_keys(inst->doc, mix_out, a->timelines[l->timeline].channel)) al = mix_out->alpha;
+        if (!(al > 0)) continue;
+        double v = line_value(inst, l, time);
+        double *dst = &local[l->dst];
+        if (al >= 1) *dst = v;
+        else if (l->rotation) *dst = *dst + ob_wrap_deg(v - *dst) * al;  /* §4.4 lerpAngle */
+        else *dst = lerp(*dst, v, al);  /* §5.1 */
+    }
+}
+
 void ob_animation_apply_filtered(ob_instance *inst, int32_t anim, double time, double alpha,
                                  const ob_mix_out *mix_out, int which)
 {
@@ -466,7 +522,10 @@ void ob_animation_apply_filtered(ob_instance *inst, int32_t anim, double time, d
     /* issue 17: the bone pose values first, grouped by key times (they write
     ** the local pose only, which no other timeline reads or writes), then
     ** every other timeline in order */
-    if (which & OB_APPLY_BONES) apply_bone_groups(inst, a, time, alpha, mix_out);
+    if (which & OB_APPLY_BONES) {
+        if (a->blines && fabs(time) <= OB_BLINE_TMAX) apply_bone_lines(inst, a, time, alpha, mix_out);
+        else apply_bone_groups(inst, a, time, alpha, mix_out);
+    }
     for (int32_t i = 0; i < a->other_count; i++) {
         const ob_timeline *tl = &a->timelines[a->others[i]];
         if (!(which & (tl->target == OB_TL_BONE ? OB_APPLY_BONES : OB_APPLY_OTHERS))) continue;
