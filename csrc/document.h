@@ -330,10 +330,12 @@ typedef struct ob_bgroup {       /* bone value timelines with the same key times
 /* keys (issue 17, session 4): one bone value timeline as pieces linear in
 ** time, built at load from its group's keys: piece p covers time in
 ** [bound[p], bound[p + 1]) (bound[0] = −inf, bound[np] = +inf) and samples
-** a + b·(time − ref): the hold before the first key, each span's linear key
+** a + b·((time − ref)·c): the hold before the first key, each span's linear key
 ** or each segment of its Spine curve (ob_curve_spine_fast), the hold from the
-** last key on.  The same values as the group's locate + lerp to rounding. */
-typedef struct ob_bpiece { double ref, a, b; } ob_bpiece;
+** last key on.  A linear key's piece is its span's v0 + dv·((time − t0)·inv),
+** the same operations as the groups; a Spine curve's the same line as theirs
+** to rounding. */
+typedef struct ob_bpiece { double ref, c, a, b; } ob_bpiece;  /* a + b·((time − ref)·c) */
 /* the largest |key time| lines are built for and |time| they are sampled at
 ** (else the groups): time − ref stays finite */
 #define OB_BLINE_TMAX 1e300

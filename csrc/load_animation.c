@@ -427,13 +427,14 @@ static uint64_t times_hash(const ob_timeline *tl)
 ** not linear, stepped or a Spine fast form, or a number is not finite.
 ** Piece bounds are half-open in time, [lo, hi); the §5 rules they encode:
 ** time ≤ t_first ⇒ key 0's value (the piece ends at the next double above
-** t_first; its ref is that double, so b·(time − ref) = (+0)·(negative) = −0
+** t_first; its ref is that double, so b·(time − ref)·c = (+0)·(negative) = −0
 ** and a + −0 = a, −0 included); time ≥ t_last ⇒ the last key's value (ref
 ** t_last, b = −0: a + (−0)·(+d) = a); a span [t_k, t_k+1) of length 0 is
-** never located; a linear key: v0 + dv·inv·(time − t_k); a stepped one: v0
-** (b = −0); a Spine curve segment i from (px, py) with slope s (in the span's
-** fraction f = (time − t_k)·inv): from t_k + x_{i−1}·span on,
-** (v0 + dv·py) + (dv·s·inv)·(time − (t_k + px·span)), the same line as
+** never located; a linear key: v0 + dv·((time − t_k)·inv), the groups'
+** operations; a stepped one: v0 (b = −0); a Spine curve segment i from
+** (px, py) with slope s (in the span's fraction f = (time − t_k)·inv): from
+** t_k + x_{i−1}·span on, (v0 + dv·py) + (dv·s)·((time − (t_k + px·span))·inv),
+** the same line as
 ** v0 + dv·(py + (f − px)·s) to rounding (the segment whose time range holds
 ** time, where the fast form compares f with the samples' x: they differ only
 ** where two segments meet). */
@@ -454,42 +455,43 @@ static int build_line(ob_loader *L, const ob_bgroup *G, int32_t mi, ob_bline *ou
     ob_bpiece *pc = ob_alloc(L, cap, sizeof *pc);
     int32_t np = 0;
     double lo = -INFINITY;
-#define OB_PIECE(hi, r, A, B)                                  \
+#define OB_PIECE(hi, r, C, A, B)                               \
     do {                                                       \
         double hi_ = (hi);                                     \
         if (hi_ > lo) {                                        \
             bound[np] = lo;                                    \
-            pc[np++] = (ob_bpiece){(r), (A), (B)};             \
+            pc[np++] = (ob_bpiece){(r), (C), (A), (B)};        \
             lo = hi_;                                          \
         }                                                      \
     } while (0)
     double after = nextafter(G->t_first, INFINITY);
-    OB_PIECE(after, after, G->keys[mi].v0, 0.0);  /* time ≤ t_first */
+    OB_PIECE(after, after, 1, G->keys[mi].v0, 0.0);  /* time ≤ t_first */
     for (int32_t k = 0; k + 1 < n; k++) {
         double t0 = times[k], t1 = times[k + 1], span = t1 - t0;
         if (!(span > 0)) continue;  /* never located */
         double inv = 1 / span;      /* as the group's spans */
         const ob_bkey *key = &G->keys[(size_t)k * (size_t)m + (size_t)mi];
         if (key->kind == OB_CURVE_LINEAR) {
-            OB_PIECE(t1, t0, key->v0, key->dv * inv);
+            OB_PIECE(t1, t0, inv, key->v0, key->dv);  /* v0 + dv·((time − t0)·inv), as the groups */
         } else if (key->curve == ob_curve_fast_hold) {
-            OB_PIECE(t1, t0, key->v0, -0.0);
+            OB_PIECE(t1, t0, 1, key->v0, -0.0);
         } else {
             const double *f = key->curve;  /* x1..x8, x0, 0, then (px, py, slope) × 10 */
             for (int i = 0; i < 10; i++) {
                 const double *seg = f + 10 + 3 * i;
                 double hi = i == 0 ? t0 + f[8] * span : i < 9 ? t0 + f[i - 1] * span : t1;
                 if (hi > t1) hi = t1;
-                OB_PIECE(hi, t0 + seg[0] * span, key->v0 + key->dv * seg[1], key->dv * seg[2] * inv);
+                OB_PIECE(hi, t0 + seg[0] * span, inv, key->v0 + key->dv * seg[1], key->dv * seg[2]);
             }
         }
     }
-    OB_PIECE(INFINITY, G->t_last, G->keys[(size_t)(n - 1) * (size_t)m + (size_t)mi].v0, -0.0);  /* time ≥ t_last */
+    OB_PIECE(INFINITY, G->t_last, 1, G->keys[(size_t)(n - 1) * (size_t)m + (size_t)mi].v0, -0.0);  /* time ≥ t_last */
 #undef OB_PIECE
     bound[np] = INFINITY;
     for (int32_t p = 0; p < np; p++) {
         const ob_bpiece *q = &pc[p];
-        if (!(fabs(q->ref) <= 2 * OB_BLINE_TMAX && q->a - q->a == 0 && q->b - q->b == 0)) return 0;
+        if (!(fabs(q->ref) <= 2 * OB_BLINE_TMAX && q->c > 0 && q->c - q->c == 0 && q->a - q->a == 0 && q->b - q->b == 0))
+            return 0;
     }
     out->bound = bound;
     out->pieces = pc;

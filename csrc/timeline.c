@@ -478,7 +478,7 @@ static inline double line_value(const ob_instance *inst, const ob_bline *l, doub
     int32_t p = line_piece(l, time, hint);
     *hint = p;
     const ob_bpiece *q = &l->pieces[p];
-    return q->a + q->b * (time - q->ref);
+    return q->a + q->b * ((time - q->ref) * q->c);
 }
 
 /* §5.1 the bone value timelines as lines (ob_bline), in the groups' order:
