@@ -460,8 +460,13 @@ static int32_t line_piece(const ob_bline *l, double time, int32_t *hint)
     const double *b = l->bound;
     uint32_t p = (uint32_t)*hint;
     if (p < (uint32_t)l->np && b[p] <= time) {
-        while (!(time < b[p + 1])) p++;  /* b[np] = +inf stops it */
-        return (int32_t)p;
+        /* forward: four pieces a step, then one (b[np..np + 3] = +inf) */
+        const double *q = b + p;
+        if (time < q[1]) return (int32_t)p;  /* most frames of a linear key */
+        q++;
+        while (!(time < q[4])) q += 4;
+        while (!(time < q[1])) q++;
+        return (int32_t)(q - b);
     }
     int32_t lo = 0, hi = l->np;  /* b[lo] ≤ time < b[hi] */
     while (hi - lo > 1) {
@@ -487,7 +492,7 @@ static inline double line_value(const ob_instance *inst, const ob_bline *l, doub
 static void apply_bone_lines(ob_instance *inst, const ob_animation_data *a, double time, double alpha,
                              const ob_mix_out *mix_out)
 {
-    double *local = (double *)inst->local;
+    double *restrict local = (double *)inst->local;
     const ob_bline *lines = a->blines;
     int32_t n = a->bchan_count;
     if (alpha >= 1 && !mix_out) {
