@@ -329,19 +329,19 @@ typedef struct ob_bgroup {       /* bone value timelines with the same key times
 
 /* keys (issue 17, session 4): one bone value timeline as pieces linear in
 ** time, built at load from its group's keys: piece p covers time in
-** [bound[p], bound[p + 1]) (bound[0] = −inf, bound[np] = +inf) and samples
+** [pieces[p].start, pieces[p + 1].start) (start −inf for the first; four
+** pieces of start +inf follow the np) and samples
 ** a + b·((time − ref)·c): the hold before the first key, each span's linear key
 ** or each segment of its Spine curve (ob_curve_spine_fast), the hold from the
 ** last key on.  A linear key's piece is its span's v0 + dv·((time − t0)·inv),
 ** the same operations as the groups; a Spine curve's the same line as theirs
 ** to rounding. */
-typedef struct ob_bpiece { double ref, c, a, b; } ob_bpiece;  /* a + b·((time − ref)·c) */
+typedef struct ob_bpiece { double start, ref, c, a, b; } ob_bpiece;  /* from start on: a + b·((time − ref)·c) */
 /* the largest |key time| lines are built for and |time| they are sampled at
 ** (else the groups): time − ref stays finite */
 #define OB_BLINE_TMAX 1e300
 typedef struct ob_bline {
-    const double *bound;         /* np + 1 piece starts, then +inf */
-    const ob_bpiece *pieces;     /* np */
+    const ob_bpiece *pieces;     /* np, then 4 × start +inf */
     int32_t np;
     int32_t hint;                /* inst->key_hint slot (its timeline's serial): the piece last used */
     int32_t dst;                 /* 7·bone + field: the double of inst->local it writes */

@@ -451,16 +451,14 @@ static int build_line(ob_loader *L, const ob_bgroup *G, int32_t mi, ob_bline *ou
         else if (key->kind == OB_BKEY_SPINE_FAST) cap += 10;
         else return 0;
     }
-    double *bound = ob_alloc(L, cap + 4, sizeof *bound);  /* + 3 × +inf: the look-up reads 4 ahead */
-    ob_bpiece *pc = ob_alloc(L, cap, sizeof *pc);
+    ob_bpiece *pc = ob_alloc(L, cap + 4, sizeof *pc);  /* + 4 × start +inf: the look-up reads 4 ahead */
     int32_t np = 0;
     double lo = -INFINITY;
 #define OB_PIECE(hi, r, C, A, B)                               \
     do {                                                       \
         double hi_ = (hi);                                     \
         if (hi_ > lo) {                                        \
-            bound[np] = lo;                                    \
-            pc[np++] = (ob_bpiece){(r), (C), (A), (B)};        \
+            pc[np++] = (ob_bpiece){lo, (r), (C), (A), (B)};    \
             lo = hi_;                                          \
         }                                                      \
     } while (0)
@@ -487,13 +485,12 @@ static int build_line(ob_loader *L, const ob_bgroup *G, int32_t mi, ob_bline *ou
     }
     OB_PIECE(INFINITY, G->t_last, 1, G->keys[(size_t)(n - 1) * (size_t)m + (size_t)mi].v0, -0.0);  /* time ≥ t_last */
 #undef OB_PIECE
-    for (int32_t p = np; p < np + 4; p++) bound[p] = INFINITY;
+    for (int32_t p = np; p < np + 4; p++) pc[p].start = INFINITY;
     for (int32_t p = 0; p < np; p++) {
         const ob_bpiece *q = &pc[p];
         if (!(fabs(q->ref) <= 2 * OB_BLINE_TMAX && q->c > 0 && q->c - q->c == 0 && q->a - q->a == 0 && q->b - q->b == 0))
             return 0;
     }
-    out->bound = bound;
     out->pieces = pc;
     out->np = np;
     return 1;

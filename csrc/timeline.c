@@ -452,37 +452,31 @@ static void apply_bone_groups(ob_instance *inst, const ob_animation_data *a, dou
     }
 }
 
-/* keys (issue 17, session 4): the piece of a line holding time, from the
-** instance's hint (the piece of the previous frame, or one a little after:
-** time moves forward), else by bisection; |time| ≤ OB_BLINE_TMAX */
-static int32_t line_piece(const ob_bline *l, double time, int32_t *hint)
+/* keys (issue 17, session 4): a line's value at time, from the piece that
+** holds it: the instance's hint (the piece of the previous frame, or one a
+** little after: time moves forward), else by bisection; |time| ≤ OB_BLINE_TMAX */
+static inline double line_value(int32_t *restrict hints, const ob_bline *l, double time)
 {
-    const double *b = l->bound;
+    int32_t *hint = &hints[l->hint];
     uint32_t p = (uint32_t)*hint;
-    if (p < (uint32_t)l->np && b[p] <= time) {
-        /* forward: four pieces a step, then one (b[np..np + 3] = +inf) */
-        const double *q = b + p;
-        if (time < q[1]) return (int32_t)p;  /* most frames of a linear key */
-        q++;
-        while (!(time < q[4])) q += 4;
-        while (!(time < q[1])) q++;
-        return (int32_t)(q - b);
+    const ob_bpiece *P = l->pieces, *q = P + p;
+    if (p < (uint32_t)l->np && q->start <= time) {
+        if (!(time < q[1].start)) {  /* forward: four pieces a step, then one */
+            q++, p++;
+            while (!(time < q[4].start)) q += 4, p += 4;
+            while (!(time < q[1].start)) q++, p++;
+            *hint = (int32_t)p;
+        }
+    } else {
+        int32_t lo = 0, hi = l->np;  /* P[lo].start ≤ time < P[hi].start */
+        while (hi - lo > 1) {
+            int32_t mid = (lo + hi) >> 1;
+            if (P[mid].start <= time) lo = mid;
+            else hi = mid;
+        }
+        q = P + lo;
+        *hint = lo;
     }
-    int32_t lo = 0, hi = l->np;  /* b[lo] ≤ time < b[hi] */
-    while (hi - lo > 1) {
-        int32_t mid = (lo + hi) >> 1;
-        if (b[mid] <= time) lo = mid;
-        else hi = mid;
-    }
-    return lo;
-}
-
-static inline double line_value(const ob_instance *inst, const ob_bline *l, double time)
-{
-    int32_t *hint = &inst->key_hint[l->hint];
-    int32_t p = line_piece(l, time, hint);
-    *hint = p;
-    const ob_bpiece *q = &l->pieces[p];
     return q->a + q->b * ((time - q->ref) * q->c);
 }
 
@@ -493,10 +487,11 @@ static void apply_bone_lines(ob_instance *inst, const ob_animation_data *a, doub
                              const ob_mix_out *mix_out)
 {
     double *restrict local = (double *)inst->local;
+    int32_t *restrict hints = inst->key_hint;
     const ob_bline *lines = a->blines;
     int32_t n = a->bchan_count;
     if (alpha >= 1 && !mix_out) {
-        for (int32_t j = 0; j < n; j++) local[lines[j].dst] = line_value(inst, &lines[j], time);
+        for (int32_t j = 0; j < n; j++) local[lines[j].dst] = line_value(hints, &lines[j], time);
         return;
     }
     for (int32_t j = 0; j < n; j++) {
@@ -505,7 +500,7 @@ static void apply_bone_lines(ob_instance *inst, const ob_animation_data *a, doub
         /* §5.1a: a blending timeline that `into` doesn't key eases out */
         if (mix_out && !into_keys(inst->doc, mix_out, a->timelines[l->timeline].channel)) al = mix_out->alpha;
         if (!(al > 0)) continue;
-        double v = line_value(inst, l, time);
+        double v = line_value(hints, l, time);
         double *dst = &local[l->dst];
         if (al >= 1) *dst = v;
         else if (l->rotation) *dst = *dst + ob_wrap_deg(v - *dst) * al;  /* §4.4 lerpAngle */
