@@ -453,19 +453,20 @@ static void apply_bone_groups(ob_instance *inst, const ob_animation_data *a, dou
 }
 
 /* keys (issue 17, session 4): a line's value at time, from the piece that
-** holds it: the instance's hint (the piece of the previous frame, or one a
-** little after: time moves forward), else by bisection; |time| ≤ OB_BLINE_TMAX */
+** holds it: the instance's hint (the byte offset of the piece of the previous
+** frame, or one a little after: time moves forward), else by bisection;
+** |time| ≤ OB_BLINE_TMAX */
 static inline double line_value(int32_t *restrict hints, const ob_bline *l, double time)
 {
     int32_t *hint = &hints[l->hint];
-    uint32_t p = (uint32_t)*hint;
-    const ob_bpiece *P = l->pieces, *q = P + p;
-    if (p < (uint32_t)l->np && q->start <= time) {
+    uint32_t off = (uint32_t)*hint;
+    const ob_bpiece *P = l->pieces, *q = (const ob_bpiece *)((const char *)P + off);
+    if (off < (uint32_t)l->limit && q->start <= time) {
         if (!(time < q[1].start)) {  /* forward: four pieces a step, then one */
-            q++, p++;
-            while (!(time < q[4].start)) q += 4, p += 4;
-            while (!(time < q[1].start)) q++, p++;
-            *hint = (int32_t)p;
+            q++;
+            while (!(time < q[4].start)) q += 4;
+            while (!(time < q[1].start)) q++;
+            *hint = (int32_t)((const char *)q - (const char *)P);
         }
     } else {
         int32_t lo = 0, hi = l->np;  /* P[lo].start ≤ time < P[hi].start */
@@ -475,9 +476,16 @@ static inline double line_value(int32_t *restrict hints, const ob_bline *l, doub
             else hi = mid;
         }
         q = P + lo;
-        *hint = lo;
+        *hint = lo * (int32_t)sizeof *q;
     }
     return q->a + q->b * ((time - q->ref) * q->c);
+}
+
+/* alpha ≥ 1, no mix-out: each value stored (a loop of its own) */
+__attribute__((noinline)) static void apply_bone_lines_plain(double *restrict local, int32_t *restrict hints,
+                                                             const ob_bline *lines, int32_t n, double time)
+{
+    for (int32_t j = 0; j < n; j++) local[lines[j].dst] = line_value(hints, &lines[j], time);
 }
 
 /* §5.1 the bone value timelines as lines (ob_bline), in the groups' order:
@@ -486,12 +494,12 @@ static inline double line_value(int32_t *restrict hints, const ob_bline *l, doub
 static void apply_bone_lines(ob_instance *inst, const ob_animation_data *a, double time, double alpha,
                              const ob_mix_out *mix_out)
 {
-    double *restrict local = (double *)inst->local;
-    int32_t *restrict hints = inst->key_hint;
+    double *local = (double *)inst->local;
+    int32_t *hints = inst->key_hint;
     const ob_bline *lines = a->blines;
     int32_t n = a->bchan_count;
     if (alpha >= 1 && !mix_out) {
-        for (int32_t j = 0; j < n; j++) local[lines[j].dst] = line_value(hints, &lines[j], time);
+        apply_bone_lines_plain(local, hints, lines, n, time);
         return;
     }
     for (int32_t j = 0; j < n; j++) {
