@@ -287,6 +287,8 @@ typedef struct ob_timeline {
     int sorted;                  /* key times ascending (the hint is used only then) */
     int global;                  /* Spine pose model physics timeline with id "": index is the
                                  ** first physics constraint, every one whose flag is set is keyed */
+    const struct ob_bline *line; /* keys (issue 17, session 4): a number sampled (constraint
+                                 ** values, particle rate, sequence frame) as pieces, or NULL */
 } ob_timeline;
 
 /* keys (issue 17): the bone pose value timelines of an animation (the seven

@@ -498,6 +498,49 @@ static int build_line(ob_loader *L, const ob_bgroup *G, int32_t mi, ob_bline *ou
     return 1;
 }
 
+/* keys (issue 17, session 4): a timeline other than the bone values whose
+** every sample is §5 sampleNumber (locate + lerp: the bone values' rules)
+** as a line of its own; stepped keys hold, linear and Spine fast keys as the
+** groups' (the fraction by the span's reciprocal, as theirs) */
+static void plan_number_line(ob_loader *L, ob_timeline *tl)
+{
+    int number;
+    switch (tl->target) {
+    case OB_TL_IK: case OB_TL_TRANSFORM: case OB_TL_PATH: case OB_TL_PHYSICS:
+        number = tl->property != OB_P_BEND && tl->property != OB_P_STRETCH && tl->property != OB_P_COMPRESS &&
+                 tl->property != OB_P_RESET;
+        break;
+    case OB_TL_PARTICLES: number = tl->property == OB_P_RATE; break;
+    case OB_TL_SEQUENCE: number = tl->property == OB_P_FRAME; break;
+    default: number = 0;
+    }
+    int32_t n = tl->key_count;
+    if (!number || n < 1 || !tl->sorted) return;
+    ob_bkey *keys = ob_alloc(L, (size_t)n, sizeof *keys);
+    for (int32_t k = 0; k < n; k++) {
+        const ob_key *key = &tl->keys[k];
+        ob_bkey *b = &keys[k];
+        b->v0 = key->v[0];
+        b->dv = k + 1 < n ? tl->keys[k + 1].v[0] - key->v[0] : 0;  /* lerp's (b − a) */
+        b->kind = (int32_t)key->curve;
+        if (key->curve == OB_CURVE_STEPPED) {
+            b->kind = OB_BKEY_SPINE_FAST;
+            b->curve = ob_curve_fast_hold;
+            b->dv = -0.0;
+        } else if (tl->hot[k].curve == OB_BKEY_SPINE_FAST) {
+            b->kind = OB_BKEY_SPINE_FAST;
+            b->curve = tl->hot[k].spine;
+        }
+    }
+    ob_bgroup G = {tl->times[0], tl->times[n - 1], tl->times, NULL, keys, n, tl->serial, 0, 1, tl->sorted};
+    ob_bline *l = ob_alloc(L, 1, sizeof *l);
+    if (!build_line(L, &G, 0, l)) return;
+    l->hint = tl->serial;
+    l->dst = -1;
+    l->timeline = -1;
+    tl->line = l;
+}
+
 /* keys (issue 17, session 4): every group member as a line, in bchans' order */
 static void plan_lines(ob_loader *L, ob_animation_data *a)
 {
@@ -534,9 +577,11 @@ static void plan_animation(ob_loader *L, ob_animation_data *a)
     }
     a->others = ob_alloc(L, (size_t)no, sizeof *a->others);
     for (int32_t i = 0; i < n; i++) {
-        const ob_timeline *tl = &a->timelines[i];
-        if (!bone_value_timeline(tl) && tl->key_count > 0 && tl->index >= 0 && tl->property != OB_P_UNKNOWN)
+        ob_timeline *tl = &a->timelines[i];
+        if (!bone_value_timeline(tl) && tl->key_count > 0 && tl->index >= 0 && tl->property != OB_P_UNKNOWN) {
             a->others[a->other_count++] = i;
+            plan_number_line(L, tl);
+        }
     }
     if (nb == 0) return;
 

@@ -111,9 +111,12 @@ static int32_t locate(const ob_instance *inst, const ob_timeline *tl, double tim
     return lo;
 }
 
+static inline double line_value(int32_t *restrict hints, const ob_bline *l, double time);
+
 /* §5 sampled number (v[0]) */
 static double sample_number(const ob_instance *inst, const ob_timeline *tl, double time)
 {
+    if (tl->line && fabs(time) <= OB_BLINE_TMAX) return line_value(inst->key_hint, tl->line, time);  /* keys */
     double t;
     int interp;
     int32_t a = locate(inst, tl, time, &t, &interp);
