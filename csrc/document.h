@@ -331,8 +331,8 @@ typedef struct ob_bgroup {       /* bone value timelines with the same key times
 
 /* keys (issue 17, session 4): one bone value timeline as pieces linear in
 ** time, built at load from its group's keys: piece p covers time in
-** [pieces[p].start, pieces[p + 1].start) (start −inf for the first; four
-** pieces of start +inf follow the np) and samples
+** [pieces[p].start, pieces[p + 1].start) (start −inf for the first; a
+** piece of start +inf follows the np) and samples
 ** a + b·((time − ref)·c): the hold before the first key, each span's linear key
 ** or each segment of its Spine curve (ob_curve_spine_fast), the hold from the
 ** last key on.  A linear key's piece is its span's v0 + dv·((time − t0)·inv),
@@ -343,7 +343,7 @@ typedef struct ob_bpiece { double start, ref, c, a, b; } ob_bpiece;  /* from sta
 ** (else the groups): time − ref stays finite */
 #define OB_BLINE_TMAX 1e300
 typedef struct ob_bline {
-    const ob_bpiece *pieces;     /* np, then 4 × start +inf */
+    const ob_bpiece *pieces;     /* np, then one of start +inf */
     int32_t np;
     int32_t hint;                /* inst->key_hint slot (its timeline's serial): the byte offset
                                  ** of the piece last used */

@@ -451,7 +451,7 @@ static int build_line(ob_loader *L, const ob_bgroup *G, int32_t mi, ob_bline *ou
         else if (key->kind == OB_BKEY_SPINE_FAST) cap += 10;
         else return 0;
     }
-    ob_bpiece *pc = ob_alloc(L, cap + 4, sizeof *pc);  /* + 4 × start +inf: the look-up reads 4 ahead */
+    ob_bpiece *pc = ob_alloc(L, cap + 1, sizeof *pc);  /* + one of start +inf: the last piece's end */
     int32_t np = 0;
     double lo = -INFINITY;
 #define OB_PIECE(hi, r, C, A, B)                               \
@@ -485,7 +485,7 @@ static int build_line(ob_loader *L, const ob_bgroup *G, int32_t mi, ob_bline *ou
     }
     OB_PIECE(INFINITY, G->t_last, 1, G->keys[(size_t)(n - 1) * (size_t)m + (size_t)mi].v0, -0.0);  /* time ≥ t_last */
 #undef OB_PIECE
-    for (int32_t p = np; p < np + 4; p++) pc[p].start = INFINITY;
+    pc[np].start = INFINITY;
     for (int32_t p = 0; p < np; p++) {
         const ob_bpiece *q = &pc[p];
         if (!(fabs(q->ref) <= 2 * OB_BLINE_TMAX && q->c > 0 && q->c - q->c == 0 && q->a - q->a == 0 && q->b - q->b == 0))

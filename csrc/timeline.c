@@ -465,9 +465,8 @@ static inline double line_value(int32_t *restrict hints, const ob_bline *l, doub
     uint32_t off = (uint32_t)*hint;
     const ob_bpiece *P = l->pieces, *q = (const ob_bpiece *)((const char *)P + off);
     if (off < (uint32_t)l->limit && q->start <= time) {
-        if (!(time < q[1].start)) {  /* forward: four pieces a step, then one */
+        if (!(time < q[1].start)) {  /* forward (the last piece's end is +inf) */
             q++;
-            while (!(time < q[4].start)) q += 4;
             while (!(time < q[1].start)) q++;
             *hint = (int32_t)((const char *)q - (const char *)P);
         }
