@@ -343,16 +343,12 @@ static PyObject *bake(InstanceObject *self, PyObject *args)
     PyObject *out = PyArray_EMPTY(3, dims, NPY_DOUBLE, 0);
     if (!out) return NULL;
     double *dst = (double *)PyArray_DATA((PyArrayObject *)out);
-    size_t frame = (size_t)nb * 6;
     obpy_call c;
     if (obpy_begin(self, &c) < 0) {
         Py_DECREF(out);
         return NULL;
     }
-    for (long long i = 0; i < steps; i++) {
-        ob_instance_advance(inst, dt);
-        memcpy(dst + (size_t)i * frame, inst->world, frame * sizeof *dst);
-    }
+    ob_instance_bake(inst, dt, (int)steps, dst);  /* keys (issue 17): the C bake (streams long outputs) */
     obpy_end(self, &c);
     if (PyErr_Occurred()) {
         Py_DECREF(out);
