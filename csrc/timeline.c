@@ -65,13 +65,20 @@ static inline double lerp(double a, double b, double t) { return a + (b - a) * t
 ** the binary search and a check of the previous call's span (or the next
 ** one: time moves forward a frame) give the same i.  Keys out of order
 ** (allowed, with a warning) always take the binary search, as written. */
-static int32_t find_span_in(const double *times, int32_t n, int sorted, double time, int32_t *hint)
+static int32_t find_span_search(const double *times, int32_t n, double time, int32_t *hint);
+
+static inline int32_t find_span_in(const double *times, int32_t n, int sorted, double time, int32_t *hint)
 {
     int32_t h = *hint;
     if (sorted && h >= 0 && h < n - 1 && times[h] <= time) {
         if (time < times[h + 1]) return h;
         if (h + 2 < n && time < times[h + 2]) return *hint = h + 1;
     }
+    return find_span_search(times, n, time, hint);
+}
+
+__attribute__((noinline)) static int32_t find_span_search(const double *times, int32_t n, double time, int32_t *hint)
+{
     int32_t lo = 0, hi = n - 1;  /* times[lo] ≤ time < times[hi] */
     while (hi - lo > 1) {
         int32_t mid = (lo + hi) >> 1;
@@ -104,7 +111,8 @@ static int32_t locate(const ob_instance *inst, const ob_timeline *tl, double tim
     const double *times = tl->times;
     double span = times[lo + 1] - times[lo];
     double f = (time - times[lo]) / (span != 0 ? span : 1);  /* (b.time − a.time) ‖ 1 */
-    *t = h->curve == OB_BKEY_SPINE_FAST ? ob_curve_spine_fast_eval(h->spine, f)
+    *t = h->curve == OB_CURVE_LINEAR     ? f
+       : h->curve == OB_BKEY_SPINE_FAST ? ob_curve_spine_fast_eval(h->spine, f)
        : h->spine                       ? ob_curve_spine_sampled(h->spine, f)
                                         : ob_curve_eval(h->curve, k[lo].c, f);
     *interp = 1;
