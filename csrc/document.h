@@ -345,12 +345,12 @@ typedef struct ob_bpiece { double start, ref, c, a, b; } ob_bpiece;  /* from sta
 typedef struct ob_bline {
     const ob_bpiece *pieces;     /* np, then one of start +inf */
     int32_t np;
-    int32_t hint;                /* inst->key_hint slot (its timeline's serial): the byte offset
-                                 ** of the piece last used */
+    int32_t hint;                /* inst->key_hint slot (its timeline's serial): the index of
+                                 ** the piece last used */
     int32_t dst;                 /* 7·bone + field: the double of inst->local it writes */
     int32_t timeline;            /* its index in timelines[] (the §5.1a channel) */
     int32_t rotation;            /* lerpAngle when mixed */
-    int32_t limit;               /* np · sizeof(ob_bpiece): the hints' bound */
+    int32_t pad;
 } ob_bline;
 
 typedef struct ob_event_key {

@@ -491,10 +491,8 @@ static int build_line(ob_loader *L, const ob_bgroup *G, int32_t mi, ob_bline *ou
         if (!(fabs(q->ref) <= 2 * OB_BLINE_TMAX && q->c > 0 && q->c - q->c == 0 && q->a - q->a == 0 && q->b - q->b == 0))
             return 0;
     }
-    if ((size_t)np > (size_t)INT32_MAX / sizeof *pc) return 0;  /* the hint is a byte offset */
     out->pieces = pc;
     out->np = np;
-    out->limit = np * (int32_t)sizeof *pc;
     return 1;
 }
 

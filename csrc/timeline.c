@@ -464,21 +464,19 @@ static void apply_bone_groups(ob_instance *inst, const ob_animation_data *a, dou
 }
 
 /* keys (issue 17, session 4): a line's value at time, from the piece that
-** holds it: the instance's hint (the byte offset of the piece of the previous
-** frame, or one a little after: time moves forward), else by bisection;
-** |time| ≤ OB_BLINE_TMAX */
+** holds it: the instance's hint (the index of the piece of the previous
+** frame, or one a little after: time moves forward; any value is checked,
+** snapshots restore hints as bytes), else by bisection; |time| ≤ OB_BLINE_TMAX */
 static inline double line_value(int32_t *restrict hints, const ob_bline *l, double time)
 {
     int32_t *hint = &hints[l->hint];
-    uint32_t off = (uint32_t)*hint;
-    const ob_bpiece *P = l->pieces, *q = (const ob_bpiece *)((const char *)P + off);
-    if (off < (uint32_t)l->limit && q->start <= time) {
-        /* forward (the last piece's end is +inf): the next piece without a
-        ** branch (at 60 fps a frame crosses at most one most times), then on */
-        q += q[1].start <= time;
-        if (__builtin_expect(q[1].start <= time, 0))
-            do q++; while (q[1].start <= time);
-        *hint = (int32_t)((const char *)q - (const char *)P);
+    uint32_t p = (uint32_t)*hint;
+    const ob_bpiece *P = l->pieces, *q;
+    if (p < (uint32_t)l->np && (q = P + p)->start <= time) {
+        if (q[1].start <= time) {  /* forward (the last piece's end is +inf) */
+            do q++, p++; while (q[1].start <= time);
+            *hint = (int32_t)p;
+        }
     } else {
         int32_t lo = 0, hi = l->np;  /* P[lo].start ≤ time < P[hi].start */
         while (hi - lo > 1) {
@@ -487,7 +485,7 @@ static inline double line_value(int32_t *restrict hints, const ob_bline *l, doub
             else hi = mid;
         }
         q = P + lo;
-        *hint = lo * (int32_t)sizeof *q;
+        *hint = lo;
     }
     return q->a + q->b * ((time - q->ref) * q->c);
 }
