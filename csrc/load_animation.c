@@ -11,6 +11,7 @@
 #include "curve_spine.h"
 #include "load.h"
 
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -425,19 +426,18 @@ static uint64_t times_hash(const ob_timeline *tl)
 
 /* One member of a group as ob_bline pieces; 0 (nothing usable) when a key is
 ** not linear, stepped or a Spine fast form, or a number is not finite.
-** Piece bounds are half-open in time, [lo, hi); the §5 rules they encode:
-** time ≤ t_first ⇒ key 0's value (the piece ends at the next double above
-** t_first; its ref is that double, so b·(time − ref)·c = (+0)·(negative) = −0
-** and a + −0 = a, −0 included); time ≥ t_last ⇒ the last key's value (ref
-** t_last, b = −0: a + (−0)·(+d) = a); a span [t_k, t_k+1) of length 0 is
-** never located; a linear key: v0 + dv·((time − t_k)·inv), the groups'
-** operations; a stepped one: v0 (b = −0); a Spine curve segment i from
-** (px, py) with slope s (in the span's fraction f = (time − t_k)·inv): from
-** t_k + x_{i−1}·span on, (v0 + dv·py) + (dv·s)·((time − (t_k + px·span))·inv),
-** the same line as
-** v0 + dv·(py + (f − px)·s) to rounding (the segment whose time range holds
-** time, where the fast form compares f with the samples' x: they differ only
-** where two segments meet). */
+** Piece bounds are half-open in time, [lo, hi); a piece is its value at lo
+** (a) and slope in time (b); the §5 rules they encode: time ≤ t_first ⇒
+** key 0's value (the piece from −DBL_MAX to the next double above t_first,
+** b = −0: a + (−0)·(positive) = a, −0 included); time ≥ t_last ⇒ the last
+** key's value (b = −0); a span [t_k, t_k+1) of length 0 is never located; a
+** linear key: a = v0 + dv·((lo − t_k)·inv), b = dv·inv; a stepped one: v0
+** (b = −0); a Spine curve segment i from (px, py) with slope s in the span's
+** fraction f = (time − t_k)·inv, from t_k + x_{i−1}·span on:
+** a = v0 + dv·(py + ((lo − t_k)·inv − px)·s), b = dv·s·inv, the same line as
+** the groups' v0 + dv·(py + (f − px)·s) to rounding (the segment whose time
+** range holds time, where the fast form compares f with the samples' x:
+** they differ only where two segments meet). */
 static int build_line(ob_loader *L, const ob_bgroup *G, int32_t mi, ob_bline *out)
 {
     int32_t n = G->key_count, m = G->count;
@@ -453,44 +453,42 @@ static int build_line(ob_loader *L, const ob_bgroup *G, int32_t mi, ob_bline *ou
     }
     ob_bpiece *pc = ob_alloc(L, cap + 1, sizeof *pc);  /* + one of start +inf: the last piece's end */
     int32_t np = 0;
-    double lo = -INFINITY;
-#define OB_PIECE(hi, r, C, A, B)                               \
+    double lo = -DBL_MAX;  /* |time| ≤ OB_BLINE_TMAX: time − lo stays finite */
+    /* a piece from lo to hi: A (its value at lo, may read lo) + B·(time − lo) */
+#define OB_PIECE(hi, A, B)                                     \
     do {                                                       \
         double hi_ = (hi);                                     \
         if (hi_ > lo) {                                        \
-            pc[np++] = (ob_bpiece){lo, (r), (C), (A), (B)};    \
+            pc[np++] = (ob_bpiece){lo, (A), (B)};              \
             lo = hi_;                                          \
         }                                                      \
     } while (0)
-    double after = nextafter(G->t_first, INFINITY);
-    OB_PIECE(after, after, 1, G->keys[mi].v0, 0.0);  /* time ≤ t_first */
+    OB_PIECE(nextafter(G->t_first, INFINITY), G->keys[mi].v0, -0.0);  /* time ≤ t_first */
     for (int32_t k = 0; k + 1 < n; k++) {
         double t0 = times[k], t1 = times[k + 1], span = t1 - t0;
         if (!(span > 0)) continue;  /* never located */
         double inv = 1 / span;      /* as the group's spans */
         const ob_bkey *key = &G->keys[(size_t)k * (size_t)m + (size_t)mi];
+        double v0 = key->v0, dv = key->dv;
         if (key->kind == OB_CURVE_LINEAR) {
-            OB_PIECE(t1, t0, inv, key->v0, key->dv);  /* v0 + dv·((time − t0)·inv), as the groups */
+            OB_PIECE(t1, v0 + dv * ((lo - t0) * inv), dv * inv);
         } else if (key->curve == ob_curve_fast_hold) {
-            OB_PIECE(t1, t0, 1, key->v0, -0.0);
+            OB_PIECE(t1, v0, -0.0);
         } else {
             const double *f = key->curve;  /* x1..x8, x0, 0, then (px, py, slope) × 10 */
             for (int i = 0; i < 10; i++) {
                 const double *seg = f + 10 + 3 * i;
                 double hi = i == 0 ? t0 + f[8] * span : i < 9 ? t0 + f[i - 1] * span : t1;
                 if (hi > t1) hi = t1;
-                OB_PIECE(hi, t0 + seg[0] * span, inv, key->v0 + key->dv * seg[1], key->dv * seg[2]);
+                OB_PIECE(hi, v0 + dv * (seg[1] + ((lo - t0) * inv - seg[0]) * seg[2]), dv * seg[2] * inv);
             }
         }
     }
-    OB_PIECE(INFINITY, G->t_last, 1, G->keys[(size_t)(n - 1) * (size_t)m + (size_t)mi].v0, -0.0);  /* time ≥ t_last */
+    OB_PIECE(INFINITY, G->keys[(size_t)(n - 1) * (size_t)m + (size_t)mi].v0, -0.0);  /* time ≥ t_last */
 #undef OB_PIECE
     pc[np].start = INFINITY;
-    for (int32_t p = 0; p < np; p++) {
-        const ob_bpiece *q = &pc[p];
-        if (!(fabs(q->ref) <= 2 * OB_BLINE_TMAX && q->c > 0 && q->c - q->c == 0 && q->a - q->a == 0 && q->b - q->b == 0))
-            return 0;
-    }
+    for (int32_t p = 0; p < np; p++)
+        if (!(pc[p].a - pc[p].a == 0 && pc[p].b - pc[p].b == 0)) return 0;
     out->pieces = pc;
     out->np = np;
     return 1;

@@ -487,7 +487,7 @@ static inline double line_value(int32_t *restrict hints, const ob_bline *l, doub
         q = P + lo;
         *hint = lo;
     }
-    return q->a + q->b * ((time - q->ref) * q->c);
+    return q->a + q->b * (time - q->start);
 }
 
 /* alpha ≥ 1, no mix-out: each value stored (a loop of its own) */
