@@ -308,6 +308,8 @@ typedef struct ob_timeline {
                                  ** influenceOffsets timeline, else NULL */
     int32_t deform_entry;        /* deform (issue 17): its (slot, attachment) entry's index in
                                  ** ob_instance.deforms (the same order skeleton.c builds), -1 */
+    const struct ob_bline *line; /* keys (issue 17, session 4): a number sampled (constraint
+                                 ** values, particle rate, sequence frame) as pieces, or NULL */
 } ob_timeline;
 
 /* keys (issue 17): the bone pose value timelines of an animation (the seven
@@ -348,6 +350,30 @@ typedef struct ob_bgroup {       /* bone value timelines with the same key times
     int32_t sorted;
 } ob_bgroup;
 
+/* keys (issue 17, session 4): one bone value timeline as pieces linear in
+** time, built at load from its group's keys: piece p covers time in
+** [pieces[p].start, pieces[p + 1].start) (start −DBL_MAX for the first; a
+** piece of start +inf follows the np) and samples a + b·(time − start), a
+** its value at start: the hold before the first key, each span's linear or
+** stepped key or each segment of its Spine curve (ob_curve_spine_fast), the
+** hold from the last key on.  The groups' values to rounding (24 bytes a
+** piece: a frame reads one per value, and fewer cache lines pay more than
+** the groups' exact operations for linear keys). */
+typedef struct ob_bpiece { double start, a, b; } ob_bpiece;
+/* the largest |key time| lines are built for and |time| they are sampled at
+** (else the groups): time − start stays finite */
+#define OB_BLINE_TMAX 1e290
+typedef struct ob_bline {
+    const ob_bpiece *pieces;     /* np, then one of start +inf */
+    int32_t np;
+    int32_t hint;                /* inst->key_hint slot (its timeline's serial): the index of
+                                 ** the piece last used */
+    int32_t dst;                 /* 7·bone + field: the double of inst->local it writes */
+    int32_t timeline;            /* its index in timelines[] (the §5.1a channel) */
+    int32_t rotation;            /* lerpAngle when mixed */
+    int32_t pad;
+} ob_bline;
+
 typedef struct ob_event_key {
     double time;
     int32_t event;               /* -1: no such event, never fires */
@@ -379,6 +405,10 @@ typedef struct ob_animation_data {
     int32_t bgroup_count; ob_bgroup *bgroups;
     int32_t bchan_count; ob_bchan *bchans;
     int32_t other_count; int32_t *others;
+    /* keys (issue 17, session 4): bchan_count lines in bchans' order, or NULL
+    ** when a key is not linear, stepped or a Spine curve in its fast form, the
+    ** keys are out of order, or a time or value is too large (then the groups) */
+    const ob_bline *blines;
 } ob_animation_data;
 
 /* ---- Audio (§10) ---------------------------------------------------- */

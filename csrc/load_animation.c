@@ -11,6 +11,8 @@
 #include "curve_spine.h"
 #include "load.h"
 
+#include <float.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -306,8 +308,6 @@ static void deform_keys(ob_loader *L, ob_timeline *tl)
     tl->dkeys = dk;
 }
 
-static int bone_value_timeline(const ob_timeline *tl);
-
 static void load_timeline(ob_loader *L, const cJSON *o, ob_timeline *tl)
 {
     const char *target = ob_str(L, o, "target", NULL);
@@ -376,11 +376,9 @@ static void load_timeline(ob_loader *L, const cJSON *o, ob_timeline *tl)
     }
     ob_path_pop(L, m0);
     tl->hot = ob_alloc(L, (size_t)n, sizeof *tl->hot);  /* issue 17: the search's and sample's reads */
-    /* load (issue 17): a bone value timeline's fast forms are plan_animation's, shared (not built twice) */
-    int planned = bone_value_timeline(tl);
     for (int32_t i = 0; i < n; i++) {
         tl->hot[i] = (ob_key_hot){tl->keys[i].v[0], tl->keys[i].spine, (int32_t)tl->keys[i].curve};
-        if (tl->keys[i].spine && !planned) {  /* keys (issue 17): the per-frame form when the samples ascend */
+        if (tl->keys[i].spine) {  /* keys (issue 17): the per-frame form when the samples ascend */
             double *fast = ob_alloc(L, OB_SPINE_FAST, sizeof *fast);
             if (ob_curve_spine_fast(tl->keys[i].spine, fast)) {
                 tl->hot[i].spine = fast;
@@ -460,6 +458,138 @@ static uint64_t times_hash(const ob_timeline *tl)
     return h;
 }
 
+/* One member of a group as ob_bline pieces; 0 (nothing usable) when a key is
+** not linear, stepped or a Spine fast form, or a number is not finite.
+** Piece bounds are half-open in time, [lo, hi); a piece is its value at lo
+** (a) and slope in time (b); the §5 rules they encode: time ≤ t_first ⇒
+** key 0's value (the piece from −DBL_MAX to the next double above t_first,
+** b = −0: a + (−0)·(positive) = a, −0 included); time ≥ t_last ⇒ the last
+** key's value (b = −0); a span [t_k, t_k+1) of length 0 is never located; a
+** linear key: a = v0 + dv·((lo − t_k)·inv), b = dv·inv; a stepped one: v0
+** (b = −0); a Spine curve segment i from (px, py) with slope s in the span's
+** fraction f = (time − t_k)·inv, from t_k + x_{i−1}·span on:
+** a = v0 + dv·(py + ((lo − t_k)·inv − px)·s), b = dv·s·inv, the same line as
+** the groups' v0 + dv·(py + (f − px)·s) to rounding (the segment whose time
+** range holds time, where the fast form compares f with the samples' x:
+** they differ only where two segments meet). */
+static int build_line(ob_loader *L, const ob_bgroup *G, int32_t mi, ob_bline *out)
+{
+    int32_t n = G->key_count, m = G->count;
+    const double *times = G->times;
+    size_t cap = 2;
+    if (!G->sorted || !(fabs(G->t_first) <= OB_BLINE_TMAX) || !(fabs(G->t_last) <= OB_BLINE_TMAX)) return 0;
+    for (int32_t k = 0; k + 1 < n; k++) {
+        const ob_bkey *key = &G->keys[(size_t)k * (size_t)m + (size_t)mi];
+        if (key->kind == OB_CURVE_LINEAR || (key->kind == OB_BKEY_SPINE_FAST && key->curve == ob_curve_fast_hold))
+            cap += 1;
+        else if (key->kind == OB_BKEY_SPINE_FAST) cap += 10;
+        else return 0;
+    }
+    ob_bpiece *pc = ob_alloc(L, cap + 1, sizeof *pc);  /* + one of start +inf: the last piece's end */
+    int32_t np = 0;
+    double lo = -DBL_MAX;  /* |time| ≤ OB_BLINE_TMAX: time − lo stays finite */
+    /* a piece from lo to hi: A (its value at lo, may read lo) + B·(time − lo) */
+#define OB_PIECE(hi, A, B)                                     \
+    do {                                                       \
+        double hi_ = (hi);                                     \
+        if (hi_ > lo) {                                        \
+            pc[np++] = (ob_bpiece){lo, (A), (B)};              \
+            lo = hi_;                                          \
+        }                                                      \
+    } while (0)
+    OB_PIECE(nextafter(G->t_first, INFINITY), G->keys[mi].v0, -0.0);  /* time ≤ t_first */
+    for (int32_t k = 0; k + 1 < n; k++) {
+        double t0 = times[k], t1 = times[k + 1], span = t1 - t0;
+        if (!(span > 0)) continue;  /* never located */
+        double inv = 1 / span;      /* as the group's spans */
+        const ob_bkey *key = &G->keys[(size_t)k * (size_t)m + (size_t)mi];
+        double v0 = key->v0, dv = key->dv;
+        if (key->kind == OB_CURVE_LINEAR) {
+            OB_PIECE(t1, v0 + dv * ((lo - t0) * inv), dv * inv);
+        } else if (key->curve == ob_curve_fast_hold) {
+            OB_PIECE(t1, v0, -0.0);
+        } else {
+            const double *f = key->curve;  /* x1..x8, x0, 0, then (px, py, slope) × 10 */
+            for (int i = 0; i < 10; i++) {
+                const double *seg = f + 10 + 3 * i;
+                double hi = i == 0 ? t0 + f[8] * span : i < 9 ? t0 + f[i - 1] * span : t1;
+                if (hi > t1) hi = t1;
+                OB_PIECE(hi, v0 + dv * (seg[1] + ((lo - t0) * inv - seg[0]) * seg[2]), dv * seg[2] * inv);
+            }
+        }
+    }
+    OB_PIECE(INFINITY, G->keys[(size_t)(n - 1) * (size_t)m + (size_t)mi].v0, -0.0);  /* time ≥ t_last */
+#undef OB_PIECE
+    pc[np].start = INFINITY;
+    for (int32_t p = 0; p < np; p++)
+        if (!(pc[p].a - pc[p].a == 0 && pc[p].b - pc[p].b == 0)) return 0;
+    out->pieces = pc;
+    out->np = np;
+    return 1;
+}
+
+/* keys (issue 17, session 4): a timeline other than the bone values whose
+** every sample is §5 sampleNumber (locate + lerp: the bone values' rules)
+** as a line of its own; stepped keys hold, linear and Spine fast keys as the
+** groups' (the fraction by the span's reciprocal, as theirs) */
+static void plan_number_line(ob_loader *L, ob_timeline *tl)
+{
+    int number;
+    switch (tl->target) {
+    case OB_TL_IK: case OB_TL_TRANSFORM: case OB_TL_PATH: case OB_TL_PHYSICS:
+        number = tl->property != OB_P_BEND && tl->property != OB_P_STRETCH && tl->property != OB_P_COMPRESS &&
+                 tl->property != OB_P_RESET;
+        break;
+    case OB_TL_PARTICLES: number = tl->property == OB_P_RATE; break;
+    case OB_TL_SEQUENCE: number = tl->property == OB_P_FRAME; break;
+    default: number = 0;
+    }
+    int32_t n = tl->key_count;
+    if (!number || n < 1 || !tl->sorted) return;
+    ob_bkey *keys = ob_alloc(L, (size_t)n, sizeof *keys);
+    for (int32_t k = 0; k < n; k++) {
+        const ob_key *key = &tl->keys[k];
+        ob_bkey *b = &keys[k];
+        b->v0 = key->v[0];
+        b->dv = k + 1 < n ? tl->keys[k + 1].v[0] - key->v[0] : 0;  /* lerp's (b − a) */
+        b->kind = (int32_t)key->curve;
+        if (key->curve == OB_CURVE_STEPPED) {
+            b->kind = OB_BKEY_SPINE_FAST;
+            b->curve = ob_curve_fast_hold;
+            b->dv = -0.0;
+        } else if (tl->hot[k].curve == OB_BKEY_SPINE_FAST) {
+            b->kind = OB_BKEY_SPINE_FAST;
+            b->curve = tl->hot[k].spine;
+        }
+    }
+    ob_bgroup G = {tl->times[0], tl->times[n - 1], tl->times, NULL, keys, n, tl->serial, 0, 1, tl->sorted};
+    ob_bline *l = ob_alloc(L, 1, sizeof *l);
+    if (!build_line(L, &G, 0, l)) return;
+    l->hint = tl->serial;
+    l->dst = -1;
+    l->timeline = -1;
+    tl->line = l;
+}
+
+/* keys (issue 17, session 4): every group member as a line, in bchans' order */
+static void plan_lines(ob_loader *L, ob_animation_data *a)
+{
+    ob_bline *lines = ob_alloc(L, (size_t)a->bchan_count, sizeof *lines);
+    for (int32_t g = 0; g < a->bgroup_count; g++) {
+        const ob_bgroup *G = &a->bgroups[g];
+        for (int32_t mi = 0; mi < G->count; mi++) {
+            const ob_bchan *c = &a->bchans[G->first + mi];
+            ob_bline *l = &lines[G->first + mi];
+            if (!build_line(L, G, mi, l)) return;  /* the groups */
+            l->hint = a->timelines[c->timeline].serial;
+            l->dst = 7 * c->bone + c->field;
+            l->timeline = c->timeline;
+            l->rotation = c->rotation;
+        }
+    }
+    a->blines = lines;
+}
+
 /* keys (issue 17): the per-frame plan of an animation, built once here (the
 ** binary .obonb loader decodes into the same JSON tree, so both reach this).
 ** Bone value timelines with identical key times share an ob_bgroup: one span
@@ -477,9 +607,11 @@ static void plan_animation(ob_loader *L, ob_animation_data *a)
     }
     a->others = ob_alloc(L, (size_t)no, sizeof *a->others);
     for (int32_t i = 0; i < n; i++) {
-        const ob_timeline *tl = &a->timelines[i];
-        if (!bone_value_timeline(tl) && tl->key_count > 0 && tl->index >= 0 && tl->property != OB_P_UNKNOWN)
+        ob_timeline *tl = &a->timelines[i];
+        if (!bone_value_timeline(tl) && tl->key_count > 0 && tl->index >= 0 && tl->property != OB_P_UNKNOWN) {
             a->others[a->other_count++] = i;
+            plan_number_line(L, tl);
+        }
     }
     if (nb == 0) return;
 
@@ -571,32 +703,15 @@ static void plan_animation(ob_loader *L, ob_animation_data *a)
                 b->kind = OB_BKEY_SPINE_FAST;
                 b->curve = ob_curve_fast_hold;
                 b->dv = -0.0;
+            } else if (tl->hot[k].curve == OB_BKEY_SPINE_FAST) {
+                /* the Spine curve's fast form, built once by load_timeline
+                ** (the same function of the same samples); else the scan */
+                b->kind = OB_BKEY_SPINE_FAST;
+                b->curve = tl->hot[k].spine;
             }
         }
     }
-    /* the Spine curves' fast forms in one block, in the order frames read them */
-    size_t nfast = 0;
-    for (int32_t g = 0; g < ng; g++) {
-        const ob_bgroup *G = &a->bgroups[g];
-        for (size_t q = 0; q < (size_t)G->key_count * (size_t)G->count; q++)
-            nfast += G->keys[q].kind == OB_CURVE_BEZIER_SPINE && G->keys[q].curve;
-    }
-    double *fast = ob_alloc(L, nfast * OB_SPINE_FAST, sizeof *fast);
-    for (int32_t g = 0; g < ng; g++) {
-        const ob_bgroup *G = &a->bgroups[g];
-        for (size_t q = 0; q < (size_t)G->key_count * (size_t)G->count; q++) {
-            ob_bkey *b = (ob_bkey *)&G->keys[q];
-            if (b->kind != OB_CURVE_BEZIER_SPINE || !b->curve || !ob_curve_spine_fast(b->curve, fast)) continue;
-            b->kind = OB_BKEY_SPINE_FAST;  /* else the scan of its samples */
-            b->curve = fast;
-            /* load (issue 17): the timeline's own key reads the same form (load_timeline left it) */
-            int32_t cnt = G->count;
-            ob_key_hot *h = &a->timelines[a->bchans[G->first + (int32_t)(q % (size_t)cnt)].timeline].hot[q / (size_t)cnt];
-            h->spine = fast;
-            h->curve = OB_BKEY_SPINE_FAST;
-            fast += OB_SPINE_FAST;
-        }
-    }
+    plan_lines(L, a);
 }
 
 static int cmp_i32(const void *a, const void *b)

@@ -65,13 +65,20 @@ static inline double lerp(double a, double b, double t) { return a + (b - a) * t
 ** the binary search and a check of the previous call's span (or the next
 ** one: time moves forward a frame) give the same i.  Keys out of order
 ** (allowed, with a warning) always take the binary search, as written. */
-static int32_t find_span_in(const double *times, int32_t n, int sorted, double time, int32_t *hint)
+static int32_t find_span_search(const double *times, int32_t n, double time, int32_t *hint);
+
+static inline int32_t find_span_in(const double *times, int32_t n, int sorted, double time, int32_t *hint)
 {
     int32_t h = *hint;
     if (sorted && h >= 0 && h < n - 1 && times[h] <= time) {
         if (time < times[h + 1]) return h;
         if (h + 2 < n && time < times[h + 2]) return *hint = h + 1;
     }
+    return find_span_search(times, n, time, hint);
+}
+
+__attribute__((noinline)) static int32_t find_span_search(const double *times, int32_t n, double time, int32_t *hint)
+{
     int32_t lo = 0, hi = n - 1;  /* times[lo] ≤ time < times[hi] */
     while (hi - lo > 1) {
         int32_t mid = (lo + hi) >> 1;
@@ -104,16 +111,20 @@ static int32_t locate(const ob_instance *inst, const ob_timeline *tl, double tim
     const double *times = tl->times;
     double span = times[lo + 1] - times[lo];
     double f = (time - times[lo]) / (span != 0 ? span : 1);  /* (b.time − a.time) ‖ 1 */
-    *t = h->curve == OB_BKEY_SPINE_FAST ? ob_curve_spine_fast_eval(h->spine, f)
+    *t = h->curve == OB_CURVE_LINEAR     ? f
+       : h->curve == OB_BKEY_SPINE_FAST ? ob_curve_spine_fast_eval(h->spine, f)
        : h->spine                       ? ob_curve_spine_sampled(h->spine, f)
                                         : ob_curve_eval(h->curve, k[lo].c, f);
     *interp = 1;
     return lo;
 }
 
+static inline double line_value(int32_t *restrict hints, const ob_bline *l, double time);
+
 /* §5 sampled number (v[0]) */
 static double sample_number(const ob_instance *inst, const ob_timeline *tl, double time)
 {
+    if (tl->line && fabs(time) <= OB_BLINE_TMAX) return line_value(inst->key_hint, tl->line, time);  /* keys */
     double t;
     int interp;
     int32_t a = locate(inst, tl, time, &t, &interp);
@@ -532,6 +543,68 @@ static void apply_bone_groups(ob_instance *inst, const ob_animation_data *a, dou
     }
 }
 
+/* keys (issue 17, session 4): a line's value at time, from the piece that
+** holds it: the instance's hint (the index of the piece of the previous
+** frame, or one a little after: time moves forward; any value is checked,
+** snapshots restore hints as bytes), else by bisection; |time| ≤ OB_BLINE_TMAX */
+static inline double line_value(int32_t *restrict hints, const ob_bline *l, double time)
+{
+    int32_t *hint = &hints[l->hint];
+    uint32_t p = (uint32_t)*hint;
+    const ob_bpiece *P = l->pieces, *q;
+    if (p < (uint32_t)l->np && (q = P + p)->start <= time) {
+        if (q[1].start <= time) {  /* forward (the last piece's end is +inf) */
+            do q++, p++; while (q[1].start <= time);
+            *hint = (int32_t)p;
+        }
+    } else {
+        int32_t lo = 0, hi = l->np;  /* P[lo].start ≤ time < P[hi].start */
+        while (hi - lo > 1) {
+            int32_t mid = (lo + hi) >> 1;
+            if (P[mid].start <= time) lo = mid;
+            else hi = mid;
+        }
+        q = P + lo;
+        *hint = lo;
+    }
+    return q->a + q->b * (time - q->start);
+}
+
+/* alpha ≥ 1, no mix-out: each value stored (a loop of its own) */
+__attribute__((noinline)) static void apply_bone_lines_plain(double *restrict local, int32_t *restrict hints,
+                                                             const ob_bline *lines, int32_t n, double time)
+{
+    for (int32_t j = 0; j < n; j++) local[lines[j].dst] = line_value(hints, &lines[j], time);
+}
+
+/* §5.1 the bone value timelines as lines (ob_bline), in the groups' order:
+** alpha ≥ 1 and no mix-out stores each value; otherwise §5.1's rules per
+** timeline with its §5.1a alpha, as apply_bone_groups */
+static void apply_bone_lines(ob_instance *inst, const ob_animation_data *a, double time, double alpha,
+                             const ob_mix_out *mix_out)
+{
+    double *local = (double *)inst->local;
+    int32_t *hints = inst->key_hint;
+    const ob_bline *lines = a->blines;
+    int32_t n = a->bchan_count;
+    if (alpha >= 1 && !mix_out) {
+        apply_bone_lines_plain(local, hints, lines, n, time);
+        return;
+    }
+    for (int32_t j = 0; j < n; j++) {
+        const ob_bline *l = &lines[j];
+        double al = alpha;
+        /* §5.1a: a blending timeline that `into` doesn't key eases out */
+        if (mix_out && !into_keys(inst->doc, mix_out, a->timelines[l->timeline].channel)) al = mix_out->alpha;
+        if (!(al > 0)) continue;
+        double v = line_value(hints, l, time);
+        double *dst = &local[l->dst];
+        if (al >= 1) *dst = v;
+        else if (l->rotation) *dst = *dst + ob_wrap_deg(v - *dst) * al;  /* §4.4 lerpAngle */
+        else *dst = lerp(*dst, v, al);  /* §5.1 */
+    }
+}
+
 void ob_animation_apply_filtered(ob_instance *inst, int32_t anim, double time, double alpha,
                                  const ob_mix_out *mix_out, int which)
 {
@@ -547,7 +620,10 @@ void ob_animation_apply_filtered(ob_instance *inst, int32_t anim, double time, d
     /* issue 17: the bone pose values first, grouped by key times (they write
     ** the local pose only, which no other timeline reads or writes), then
     ** every other timeline in order */
-    if (which & OB_APPLY_BONES) apply_bone_groups(inst, a, time, alpha, mix_out);
+    if (which & OB_APPLY_BONES) {
+        if (a->blines && fabs(time) <= OB_BLINE_TMAX) apply_bone_lines(inst, a, time, alpha, mix_out);
+        else apply_bone_groups(inst, a, time, alpha, mix_out);
+    }
     for (int32_t i = 0; i < a->other_count; i++) {
         const ob_timeline *tl = &a->timelines[a->others[i]];
         if (!(which & (tl->target == OB_TL_BONE ? OB_APPLY_BONES : OB_APPLY_OTHERS))) continue;

@@ -339,19 +339,16 @@ static PyObject *bake(InstanceObject *self, PyObject *args)
         return PyErr_Format(obpy_error, "bake: %lld steps of %zd bones need %.0f bytes, more than the %lld a call "
                             "may return (bake in parts)", steps, (Py_ssize_t)nb, bytes, (long long)OBPY_MAX_BAKE_BYTES);
     npy_intp dims[3] = {(npy_intp)steps, nb, 6};
-    PyObject *out = PyArray_ZEROS(3, dims, NPY_DOUBLE, 0);
+    /* keys (issue 17): every element is written below, so not zeroed first */
+    PyObject *out = PyArray_EMPTY(3, dims, NPY_DOUBLE, 0);
     if (!out) return NULL;
     double *dst = (double *)PyArray_DATA((PyArrayObject *)out);
-    size_t frame = (size_t)nb * 6;
     obpy_call c;
     if (obpy_begin(self, &c) < 0) {
         Py_DECREF(out);
         return NULL;
     }
-    for (long long i = 0; i < steps; i++) {
-        ob_instance_advance(inst, dt);
-        memcpy(dst + (size_t)i * frame, inst->world, frame * sizeof *dst);
-    }
+    ob_instance_bake(inst, dt, (int)steps, dst);  /* keys (issue 17): the C bake (streams long outputs) */
     obpy_end(self, &c);
     if (PyErr_Occurred()) {
         Py_DECREF(out);
