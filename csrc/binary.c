@@ -921,6 +921,19 @@ static inline cJSON *ff64(fdec *f, const uint8_t *q)
 
 static cJSON *fvalue(fdec *f, int depth);
 
+/* the fast decoder's append: v after *last (the first child's prev, cJSON's
+** last-child link, is set once the container is complete) */
+static inline void flink(cJSON *parent, cJSON **last, cJSON *v)
+{
+    if (*last) {
+        (*last)->next = v;
+        v->prev = *last;
+    } else {
+        parent->child = v;
+    }
+    *last = v;
+}
+
 static cJSON *farray(fdec *f, int depth)
 {
     uint64_t n;
@@ -939,13 +952,7 @@ static cJSON *farray(fdec *f, int depth)
             v = fvalue(f, depth + 1);
         }
         if (!v) return NULL;
-        if (last) {
-            last->next = v;
-            v->prev = last;
-        } else {
-            arr->child = v;
-        }
-        last = v;
+        flink(arr, &last, v);
     }
     if (last) arr->child->prev = last;  /* cJSON's list: the first child's prev is the last */
     arr->valueint = (int)n;
@@ -992,13 +999,7 @@ static cJSON *fobject(fdec *f, int depth)
         }
         v->string = (char *)key;
         if (slot) *slot = v;
-        if (last) {
-            last->next = v;
-            v->prev = last;
-        } else {
-            obj->child = v;
-        }
-        last = v;
+        flink(obj, &last, v);
         count++;
     }
     if (hashed) keymap_free(&km);

@@ -528,6 +528,27 @@ static int build_line(ob_loader *L, const ob_bgroup *G, int32_t mi, ob_bline *ou
     return 1;
 }
 
+/* keys (issue 17): key k of a number timeline as a group key {v0, v1 − v0,
+** its curve}: stepped keys hold (v0 + (−0)·(+0) = v0, exactly), a Spine
+** curve takes its fast form, built once by load_timeline (the same function
+** of the same samples), else the scan of its samples */
+static void bkey_of(const ob_timeline *tl, int32_t k, ob_bkey *b)
+{
+    const ob_key *key = &tl->keys[k];
+    b->v0 = key->v[0];
+    b->dv = k + 1 < tl->key_count ? tl->keys[k + 1].v[0] - key->v[0] : 0;  /* lerp's (b − a) */
+    b->kind = (int32_t)key->curve;
+    b->curve = key->curve == OB_CURVE_BEZIER_SPINE ? key->spine : key->c;
+    if (key->curve == OB_CURVE_STEPPED) {
+        b->kind = OB_BKEY_SPINE_FAST;
+        b->curve = ob_curve_fast_hold;
+        b->dv = -0.0;
+    } else if (tl->hot[k].curve == OB_BKEY_SPINE_FAST) {
+        b->kind = OB_BKEY_SPINE_FAST;
+        b->curve = tl->hot[k].spine;
+    }
+}
+
 /* keys (issue 17, session 4): a timeline other than the bone values whose
 ** every sample is §5 sampleNumber (locate + lerp: the bone values' rules)
 ** as a line of its own; stepped keys hold, linear and Spine fast keys as the
@@ -547,21 +568,7 @@ static void plan_number_line(ob_loader *L, ob_timeline *tl)
     int32_t n = tl->key_count;
     if (!number || n < 1 || !tl->sorted) return;
     ob_bkey *keys = ob_alloc(L, (size_t)n, sizeof *keys);
-    for (int32_t k = 0; k < n; k++) {
-        const ob_key *key = &tl->keys[k];
-        ob_bkey *b = &keys[k];
-        b->v0 = key->v[0];
-        b->dv = k + 1 < n ? tl->keys[k + 1].v[0] - key->v[0] : 0;  /* lerp's (b − a) */
-        b->kind = (int32_t)key->curve;
-        if (key->curve == OB_CURVE_STEPPED) {
-            b->kind = OB_BKEY_SPINE_FAST;
-            b->curve = ob_curve_fast_hold;
-            b->dv = -0.0;
-        } else if (tl->hot[k].curve == OB_BKEY_SPINE_FAST) {
-            b->kind = OB_BKEY_SPINE_FAST;
-            b->curve = tl->hot[k].spine;
-        }
-    }
+    for (int32_t k = 0; k < n; k++) bkey_of(tl, k, &keys[k]);
     ob_bgroup G = {tl->times[0], tl->times[n - 1], tl->times, NULL, keys, n, tl->serial, 0, 1, tl->sorted};
     ob_bline *l = ob_alloc(L, 1, sizeof *l);
     if (!build_line(L, &G, 0, l)) return;
@@ -693,22 +700,7 @@ static void plan_animation(ob_loader *L, ob_animation_data *a)
                                               tl->property == OB_P_ROTATION};
         ob_bkey *out = (ob_bkey *)G->keys;
         for (int32_t k = 0; k < tl->key_count; k++) {
-            const ob_key *key = &tl->keys[k];
-            ob_bkey *b = &out[(size_t)k * (size_t)count_of[group_of[j]] + (size_t)mi];
-            b->v0 = key->v[0];
-            b->dv = k + 1 < tl->key_count ? tl->keys[k + 1].v[0] - key->v[0] : 0;  /* lerp's (b − a) */
-            b->kind = (int32_t)key->curve;
-            b->curve = key->curve == OB_CURVE_BEZIER_SPINE ? key->spine : key->c;
-            if (key->curve == OB_CURVE_STEPPED) {  /* v0 + (−0)·(+0) = v0, exactly */
-                b->kind = OB_BKEY_SPINE_FAST;
-                b->curve = ob_curve_fast_hold;
-                b->dv = -0.0;
-            } else if (tl->hot[k].curve == OB_BKEY_SPINE_FAST) {
-                /* the Spine curve's fast form, built once by load_timeline
-                ** (the same function of the same samples); else the scan */
-                b->kind = OB_BKEY_SPINE_FAST;
-                b->curve = tl->hot[k].spine;
-            }
+            bkey_of(tl, k, &out[(size_t)k * (size_t)count_of[group_of[j]] + (size_t)mi]);
         }
     }
     plan_lines(L, a);

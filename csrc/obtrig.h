@@ -99,6 +99,25 @@ static inline ob_v2d ob_atan2_v2(ob_v2d y, ob_v2d x)
     return r;
 }
 
+/* atan2 and sin/cos of n values from arrays, on pairs: each lane's bits
+** whatever its neighbour, so the arrays are padded to an even count (the
+** slot past an odd n holds a finite value).  Pairs, not four-lane calls: on
+** the SSE2 baseline GCC's four-lane form costs more than two pairs (issue 17),
+** where trig.c's ob_atan2_n/ob_sincos_n take four lanes a step. */
+static inline void ob_atan2_pairs(const double *y, const double *x, double *out, int32_t n)
+{
+    for (int32_t j = 0; j < n; j += 2) ob_v2_store(out + j, ob_atan2_v2(ob_v2_load(y + j), ob_v2_load(x + j)));
+}
+static inline void ob_sincos_pairs(const double *x, double *s, double *c, int32_t n)
+{
+    for (int32_t j = 0; j < n; j += 2) {
+        ob_v2d vs, vc;
+        ob_sincos_v2(ob_v2_load(x + j), &vs, &vc);
+        ob_v2_store(s + j, vs);
+        ob_v2_store(c + j, vc);
+    }
+}
+
 /* The scalar calls: the vector kernel on a broadcast pair, lane 0. */
 static inline void ob_sincos(double x, double *s, double *c)
 {

@@ -257,24 +257,6 @@ void ob_apply_path(ob_instance *inst, int32_t c)
 
 /* ---- the Spine pose model ---------------------------------------------- */
 
-/* issue 17: atan2 and sin/cos of n values, on pairs (on the SSE2 baseline
-** GCC's four-lane form costs more than two pairs), the arrays padded to a
-** multiple of four (the bits of one at a time) */
-static void ob_atan2_4n(const double *y, const double *x, double *out, int32_t n)
-{
-    for (int32_t j = 0; j < n; j += 2) ob_v2_store(out + j, ob_atan2_v2(ob_v2_load(y + j), ob_v2_load(x + j)));
-}
-
-static void ob_sincos_4n(const double *x, double *s, double *c, int32_t n)
-{
-    for (int32_t j = 0; j < n; j += 2) {
-        ob_v2d vs, vc;
-        ob_sincos_v2(ob_v2_load(x + j), &vs, &vc);
-        ob_v2_store(s + j, vs);
-        ob_v2_store(c + j, vc);
-    }
-}
-
 /* spine-core 4.2 addBeforePosition / addAfterPosition: on the line through
 ** the path's first two points t[0..3] (last two), from the first (last) */
 static void spine_add_before(double p, const double *t, double *out)
@@ -604,9 +586,9 @@ void ob_apply_path_spine(ob_instance *inst, int32_t c)
         }
         for (int32_t j = i1; j < i1 + 3; j++) OY[j] = 0, OX[j] = 1, TY[j] = 0, TX[j] = 1, ANG[j] = 0;
         if (tip && any_path_angle) {
-            ob_atan2_4n(OY + i0, OX + i0, OWN + i0, i1 - i0);
+            ob_atan2_pairs(OY + i0, OX + i0, OWN + i0, i1 - i0);
             for (int32_t i = i0; i < i1; i++) ANG[i] = kind[i] == 1 ? G[i] - OWN[i] : 0;
-            ob_sincos_4n(ANG + i0, S1 + i0, C1 + i0, i1 - i0);
+            ob_sincos_pairs(ANG + i0, S1 + i0, C1 + i0, i1 - i0);
         }
         for (int32_t i = i0, p = 3 + 3 * i0; i < i1; i++, p += 3) {
             int32_t b = st->path_bones[i];
@@ -673,8 +655,8 @@ void ob_apply_path_spine(ob_instance *inst, int32_t c)
             bone_y += (length * (sn * a + cs * cc) - dy) * mix_rotate;
         }
         if (any_trig) {
-            ob_atan2_4n(TY + i0, TX + i0, TH + i0, i1 - i0);
-            ob_atan2_4n(OY + i0, OX + i0, OWN + i0, i1 - i0);
+            ob_atan2_pairs(TY + i0, TX + i0, TH + i0, i1 - i0);
+            ob_atan2_pairs(OY + i0, OX + i0, OWN + i0, i1 - i0);
             for (int32_t i = i0; i < i1; i++) {
                 double r;
                 switch (kind[i]) {
@@ -686,7 +668,7 @@ void ob_apply_path_spine(ob_instance *inst, int32_t c)
                 if (!tip) r += offset_rotation;
                 ANG[i] = ob_wrap_pi(r) * mix_rotate;
             }
-            ob_sincos_4n(ANG + i0, S2 + i0, C2 + i0, i1 - i0);
+            ob_sincos_pairs(ANG + i0, S2 + i0, C2 + i0, i1 - i0);
         }
         for (int32_t i = i0; i < i1; i++) {
             int32_t b = st->path_bones[i];

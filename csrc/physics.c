@@ -419,25 +419,6 @@ static void ph_begin(ph_lane *L, ob_instance *inst, int32_t c)
     ph_tail(L);
 }
 
-/* n atan2 (sin/cos) from the arrays, on pairs: each lane's bits whatever
-** its neighbour (the slot at an odd n holds a finite value: ph_run).
-** (Pairs, not four-lane calls: on the SSE2 baseline GCC's four-lane form
-** costs more than two pairs.) */
-static void ph_atan2(const double *y, const double *x, double *r, int n)
-{
-    for (int j = 0; j < n; j += 2) ob_v2_store(r + j, ob_atan2_v2(ob_v2_load(y + j), ob_v2_load(x + j)));
-}
-
-static void ph_sincos(const double *x, double *s, double *c, int n)
-{
-    for (int j = 0; j < n; j += 2) {
-        ob_v2d vs, vc;
-        ob_sincos_v2(ob_v2_load(x + j), &vs, &vc);
-        ob_v2_store(s + j, vs);
-        ob_v2_store(c + j, vc);
-    }
-}
-
 /* the lanes' constraints, each to its end, their trig in shared calls: per
 ** round the lanes' arguments packed (atan2 and sin/cos apart), one pass of
 ** each kernel, then each lane's continuation on its results */
@@ -465,8 +446,8 @@ static void ph_run(ph_lane *L, int count)
         }
         if (!(na | ns)) return;
         ay[na] = 0, ax[na] = 1, as[ns] = 0;  /* the pairs read one slot past an odd count */
-        if (na) ph_atan2(ay, ax, ra, na);
-        if (ns) ph_sincos(as, rs, rc, ns);
+        if (na) ob_atan2_pairs(ay, ax, ra, na);  /* ph_run pads an odd count */
+        if (ns) ob_sincos_pairs(as, rs, rc, ns);
         for (int k = 0; k < count; k++) {
             ph_lane *q = &L[k];
             switch (q->need) {
