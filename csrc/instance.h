@@ -64,7 +64,6 @@ struct ob_instance {
     uint8_t *inherit;            /* live inherit mode (ob_inherit) */
     ob_mat *world;               /* world matrices; kept when inactive (§3.3) */
     ob_trig *trig;               /* per bone: localMatrix cos/sin cache (obmath.h) */
-    double *trig_scratch;        /* 2 per bone: the angles of the trig pass (skeleton.c) */
     uint8_t *stale;              /* per bone: world awaits an updateSubtree (ob_bone_fresh) */
     uint8_t *sync_pending;       /* per bone: a syncApplied not done yet (ob_bone_applied) */
     int32_t *sync_pending_children; /* per bone: how many of its children have one */

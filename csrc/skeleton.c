@@ -263,7 +263,6 @@ ob_instance *ob_instance_create(const ob_document *doc, ob_error *err)
     ALLOC(inherit, nb);
     ALLOC(world, nb);
     ALLOC(trig, nb);
-    ALLOC(trig_scratch, 2 * (size_t)nb);
     ALLOC(stale, nb);
     ALLOC(sync_pending, nb);
     ALLOC(sync_pending_children, nb);
@@ -383,7 +382,7 @@ void ob_instance_free(ob_instance *inst)
         for (int32_t i = 0; i < inst->doc->skin_count; i++) free(inst->skin_cons[i]);
     free(inst->bone_required); free(inst->con_required); free(inst->skin_cons); free(inst->skin_con_count);
     free(inst->local); free(inst->applied); free(inst->inherit); free(inst->world);
-    free(inst->trig); free(inst->trig_scratch); free(inst->stale); free(inst->chain); free(inst->key_hint); free(inst->tl_values);
+    free(inst->trig); free(inst->stale); free(inst->chain); free(inst->key_hint); free(inst->tl_values);
     free(inst->sync_pending); free(inst->sync_pending_children);
     free(inst->bone_active);
     free(inst->slot_color); free(inst->slot_dark); free(inst->slot_has_dark);
