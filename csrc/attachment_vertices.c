@@ -132,14 +132,16 @@ static void unweighted_f32(const ob_mat *m, const double *lv, const double *ov, 
 #define UV_AVX __attribute__((target("avx2")))
 #endif
 #ifdef UV_AVX2
-UV_AVX static void unweighted_avx2(const ob_mat *m, const double *lv, const double *ov, const double *od, double t,
-                                   int32_t n, float *of)
+UV_AVX static inline __attribute__((always_inline)) void unweighted_avx2_inline(const ob_mat *m, const double *lv,
+    const double *ov, const double *od, double t, int32_t n, float *of, int zero)
 {
-    __m256d MA = _mm256_set_pd(m->c, m->a, m->c, m->a), MB = _mm256_set_pd(m->d, m->b, m->d, m->b);
-    __m256d MX = _mm256_set_pd(m->y, m->x, m->y, m->x), T = _mm256_set1_pd(t);
+    /* two vertices p = (x0, y0, x1, y1) a value: hadd(p·(a, b, a, b), p·(c, d, c, d))
+    ** = (a·x0 + b·y0, c·x0 + d·y0, ...), then + (tx, ty, tx, ty): unweighted_f32's sums */
+    __m256d AB = _mm256_broadcast_pd((const __m128d *)(const void *)&m->a);
+    __m256d CD = _mm256_broadcast_pd((const __m128d *)(const void *)&m->c);
+    __m256d TT = _mm256_broadcast_pd((const __m128d *)(const void *)&m->x), T = _mm256_set1_pd(t);
     int32_t v = 0;
-#define UV_W(P) _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(MA, _mm256_unpacklo_pd(P, P)), \
-                                            _mm256_mul_pd(MB, _mm256_unpackhi_pd(P, P))), MX)
+#define UV_W(P) _mm256_add_pd(_mm256_hadd_pd(_mm256_mul_pd(P, AB), _mm256_mul_pd(P, CD)), TT)
 #define UV_LOOP(P)                                                                        \
     for (; v + 4 <= n; v += 4) {                                                          \
         int32_t i = 2 * v;                                                                \
@@ -149,18 +151,21 @@ UV_AVX static void unweighted_avx2(const ob_mat *m, const double *lv, const doub
         _mm_storeu_ps(of + 2 * v, _mm256_cvtpd_ps(UV_W(p)));                              \
         _mm_storeu_ps(of + 2 * v + 4, _mm256_cvtpd_ps(UV_W(r)));                          \
     }                                                                                     \
-    for (; v + 2 <= n; v += 2) {                                                          \
+    if (v + 2 <= n) {                                                                     \
         int32_t i = 2 * v;                                                                \
         __m256d p = (P);                                                                  \
         _mm_storeu_ps(of + 2 * v, _mm256_cvtpd_ps(UV_W(p)));                              \
+        v += 2;                                                                           \
     }
     if (od) {
         UV_LOOP(_mm256_add_pd(_mm256_loadu_pd(lv + i),
                               _mm256_add_pd(_mm256_loadu_pd(ov + i), _mm256_mul_pd(_mm256_loadu_pd(od + i), T))))
     } else if (ov) {
         UV_LOOP(_mm256_add_pd(_mm256_loadu_pd(lv + i), _mm256_loadu_pd(ov + i)))
-    } else {
+    } else if (zero) {  /* + 0 as the formula adds it: -0 becomes +0 */
         UV_LOOP(_mm256_add_pd(_mm256_loadu_pd(lv + i), _mm256_setzero_pd()))
+    } else {            /* the plan found no -0: x + 0 = x */
+        UV_LOOP(_mm256_loadu_pd(lv + i))
     }
 #undef UV_LOOP
 #undef UV_W
@@ -169,11 +174,15 @@ UV_AVX static void unweighted_avx2(const ob_mat *m, const double *lv, const doub
         if (od) d = _mm_add_pd(_mm_loadu_pd(ov + 2 * v), _mm_mul_pd(_mm_loadu_pd(od + 2 * v), _mm256_castpd256_pd128(T)));
         else if (ov) d = _mm_loadu_pd(ov + 2 * v);
         p = _mm_add_pd(p, d);
-        __m128d w = _mm_add_pd(_mm_add_pd(_mm_mul_pd(_mm256_castpd256_pd128(MA), _mm_unpacklo_pd(p, p)),
-                                          _mm_mul_pd(_mm256_castpd256_pd128(MB), _mm_unpackhi_pd(p, p))),
-                               _mm256_castpd256_pd128(MX));
+        __m128d w = _mm_add_pd(_mm_hadd_pd(_mm_mul_pd(p, _mm256_castpd256_pd128(AB)), _mm_mul_pd(p, _mm256_castpd256_pd128(CD))),
+                               _mm256_castpd256_pd128(TT));
         _mm_storel_pi((__m64 *)(void *)(of + 2 * v), _mm_cvtpd_ps(w));
     }
+}
+UV_AVX static void unweighted_avx2(const ob_mat *m, const double *lv, const double *ov, const double *od, double t,
+                                   int32_t n, float *of)
+{
+    unweighted_avx2_inline(m, lv, ov, od, t, n, of, 1);
 }
 #endif
 
@@ -271,9 +280,23 @@ static int32_t world_vertices_fused(const ob_instance *inst, int32_t slot, const
     return n;
 }
 
+static int plan_run(const ob_instance *inst, int32_t slot, const ob_wv_plan *P, int32_t ai, const ob_deform *d,
+                    int width, float *of, double *od);
+
 static int32_t world_vertices(const ob_instance *inst, int32_t slot, const ob_attachment *att, float *of,
                               double *od)
 {
+    /* issue 17: an attachment of the document's plan through it (the same bits) */
+    const ob_draw_state *ds = inst->draw;
+    const ob_document *doc = inst->doc;
+    if (ds && ds->wv_plan.plan && ds->wv_plan.width != 3 && att >= doc->attachments &&
+        att < doc->attachments + doc->attachment_count) {
+        const ob_wv_plan *P = ds->wv_plan.plan;
+        int32_t ai = (int32_t)(att - doc->attachments);
+        if (P->mesh[ai].kind && (of || P->mesh[ai].kind == 2) &&
+            plan_run(inst, slot, P, ai, ob_attachment_deform(inst, slot, att), ds->wv_plan.width, of, od))
+            return P->mesh[ai].n;  /* of: the planned entry (the direct loop if it needs it) */
+    }
     if (of) {
         const ob_deform *d = att->type == OB_ATT_CLIPPING ? NULL : ob_attachment_deform(inst, slot, att);
         if (fused(inst, d, att)) return world_vertices_fused(inst, slot, att, d, of);
@@ -293,7 +316,8 @@ int32_t ob_attachment_world_vertices_d(const ob_instance *inst, int32_t slot,
     return world_vertices(inst, slot, att, NULL, out);
 }
 
-/* ---- the weighted plan (issue 17) ------------------------------------ */
+
+/* ---- the plan (issue 17) --------------------------------------------- */
 
 #include <stdlib.h>
 
@@ -301,27 +325,59 @@ int32_t ob_attachment_world_vertices_d(const ob_instance *inst, int32_t slot,
 ** file's order, then its index */
 typedef struct wv_key { const ob_weight *w; int32_t k, v; } wv_key;
 
-static int cmp_key(const void *pa, const void *pb)
+static inline int key_less(const wv_key *a, const wv_key *b)
 {
-    const wv_key *a = pa, *b = pb;
-    if (a->k != b->k) return a->k < b->k ? -1 : 1;
+    if (a->k != b->k) return a->k < b->k;
     for (int32_t j = 0; j < a->k; j++)
-        if (a->w[j].bone != b->w[j].bone) return a->w[j].bone < b->w[j].bone ? -1 : 1;
-    return a->v < b->v ? -1 : a->v > b->v;
+        if (a->w[j].bone != b->w[j].bone) return a->w[j].bone < b->w[j].bone;
+    return a->v < b->v;
+}
+
+/* a stable merge sort, bottom up (keys start in index order), tmp as long */
+static void sort_keys(wv_key *key, wv_key *tmp, int32_t n)
+{
+    for (int32_t i = 1; i < n; i++) {  /* runs of 8 by insertion */
+        if ((i & 7) == 0) continue;
+        wv_key x = key[i];
+        int32_t j = i;
+        for (; (j & 7) && key_less(&x, &key[j - 1]); j--) key[j] = key[j - 1];
+        key[j] = x;
+    }
+    for (int32_t w = 8; w < n; w *= 2) {
+        for (int32_t lo = 0; lo < n; lo += 2 * w) {
+            int32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n, i = lo, j = mid, o = lo;
+            if (mid >= hi || !key_less(&key[mid], &key[mid - 1])) continue;  /* already in order */
+            while (i < mid && j < hi) tmp[o++] = key_less(&key[j], &key[i]) ? key[j++] : key[i++];
+            while (i < mid) tmp[o++] = key[i++];
+            while (j < hi) tmp[o++] = key[j++];
+            memcpy(key + lo, tmp + lo, (size_t)(hi - lo) * sizeof *key);
+        }
+        if (w > INT32_MAX / 4) break;
+    }
+}
+
+static int same_bones(const wv_key *a, const wv_key *b)
+{
+    if (a->k != b->k) return 0;
+    for (int32_t j = 0; j < a->k; j++)
+        if (a->w[j].bone != b->w[j].bone) return 0;
+    return 1;
 }
 
 void ob_wv_plan_free(ob_wv_plan *P)
 {
-    free(P->first); free(P->count); free(P->classes); free(P->bones); free(P->vtx); free(P->step);
+    free(P->mesh);
+    free(P->blob);
     memset(P, 0, sizeof *P);
 }
 
-/* Only meshes are planned (what the draw list and ob_world_vertices_build
-** draw), and only those whose influences all name a bone (the slot bone's
-** -1 keeps world_vertices); the other polygon types keep world_vertices. */
-static int plannable(const ob_document *doc, const ob_attachment *a)
+/* Weighted meshes and paths whose influences all name a bone (the slot
+** bone's -1 keeps world_vertices), and unweighted meshes; the other polygon
+** types keep world_vertices. */
+static int weighted_plannable(const ob_document *doc, const ob_attachment *a)
 {
-    if (a->type != OB_ATT_MESH || !a->weight_start || a->vertex_count <= 0) return 0;
+    if ((a->type != OB_ATT_MESH && a->type != OB_ATT_PATH) || !a->weight_start || a->vertex_count <= 0) return 0;
+    if (doc->bone_count > INT32_MAX / (int32_t)sizeof(ob_mat)) return 0;
     for (int32_t f = 0; f < a->weight_start[a->vertex_count]; f++)
         if (a->weights[f].bone < 0 || a->weights[f].bone >= doc->bone_count) return 0;
     return 1;
@@ -333,89 +389,178 @@ static void *alloc64(size_t bytes)
     return aligned_alloc(64, bytes ? bytes : 64);
 }
 
-static int same_bones(const wv_key *a, const wv_key *b)
-{
-    if (a->k != b->k) return 0;
-    for (int32_t j = 0; j < a->k; j++)
-        if (a->w[j].bone != b->w[j].bone) return 0;
-    return 1;
-}
+#define WV_HDR(k) (((size_t)16 + 4 * (size_t)(k) + 31) & ~(size_t)31)  /* a class's header bytes */
+#define WV_PAIR(k) ((size_t)32 + 64 * (size_t)(k))                      /* a pair's bytes */
+#define WV_RUN(k) ((k) >= 1 && (k) <= 6 ? (k) : 0)                     /* its run's code */
 
 int ob_wv_plan_build(const ob_document *doc, ob_wv_plan *P)
 {
     int32_t na = doc->attachment_count;
     memset(P, 0, sizeof *P);
-    size_t nc = 0, nb = 0, np = 0, ns = 0, maxv = 1;
-    wv_key *key = NULL;
-    P->first = calloc(na > 0 ? (size_t)na : 1, sizeof *P->first);
-    P->count = calloc(na > 0 ? (size_t)na : 1, sizeof *P->count);
-    if (!P->first || !P->count) goto oom;
+    size_t total = 0, maxv = 1, bytes = 0;
+    wv_key *key = NULL, *tmp = NULL;
+    P->mesh = calloc(na > 0 ? (size_t)na : 1, sizeof *P->mesh);
+    if (!P->mesh) goto oom;
     for (int32_t i = 0; i < na; i++) {
         const ob_attachment *a = &doc->attachments[i];
-        if (plannable(doc, a) && (size_t)a->vertex_count > maxv) maxv = (size_t)a->vertex_count;
+        if (!weighted_plannable(doc, a)) continue;
+        total += (size_t)a->vertex_count;
+        if ((size_t)a->vertex_count > maxv) maxv = (size_t)a->vertex_count;
     }
-    key = malloc(maxv * sizeof *key);
-    if (!key) goto oom;
-    for (int pass = 0; pass < 2; pass++) {
-        if (pass == 1) {
-            P->classes = calloc(nc ? nc : 1, sizeof *P->classes);
-            P->bones = calloc(nb ? nb : 1, sizeof *P->bones);
-            P->vtx = calloc(np ? 4 * np : 1, sizeof *P->vtx);
-            P->step = alloc64(12 * ns * sizeof *P->step);
-            if (!P->classes || !P->bones || !P->vtx || !P->step) goto oom;
-            nc = nb = np = ns = 0;
+    key = malloc((total ? total : 1) * sizeof *key);
+    tmp = malloc(maxv * sizeof *tmp);
+    if (!key || !tmp) goto oom;
+    /* pass 0: sort each attachment's vertices once, size the blob */
+    for (int32_t i = 0, base = 0; i < na; i++) {
+        const ob_attachment *a = &doc->attachments[i];
+        ob_wv_mesh *M = &P->mesh[i];
+        if (a->type == OB_ATT_MESH && !a->weight_start && a->vertex_count > 0) {
+            M->kind = 1;
+            M->n = a->vertex_count;
+            M->lv = a->vertices;
+            for (int32_t v = 0; v < 2 * a->vertex_count; v++)
+                if (a->vertices[v] == 0 && signbit(a->vertices[v])) M->ninf = 1;  /* a -0.0: x + 0 shows */
+            continue;
         }
-        for (int32_t i = 0; i < na; i++) {
-            const ob_attachment *a = &doc->attachments[i];
-            if (!plannable(doc, a)) continue;
-            const int32_t *ws = a->weight_start;
-            int32_t n = a->vertex_count;
-            for (int32_t v = 0; v < n; v++) key[v] = (wv_key){a->weights + ws[v], ws[v + 1] - ws[v], v};
-            qsort(key, (size_t)n, sizeof *key, cmp_key);
-            if (pass == 1) P->first[i] = (int32_t)nc;
-            for (int32_t j = 0; j < n;) {
-                int32_t k = key[j].k, e = j + 1;
-                while (e < n && same_bones(&key[j], &key[e])) e++;
-                int32_t pairs = (e - j + 1) / 2;
-                if (pass == 1) {
-                    P->classes[nc] = (ob_wv_class){k, e - j, (int32_t)nb, (int32_t)np, (int32_t)ns};
-                    for (int32_t t = 0; t < k; t++) P->bones[nb + t] = key[j].w[t].bone * (int32_t)sizeof(ob_mat);  /* bytes */
-                    for (int32_t q = 0; q < pairs; q++)
-                        for (int l = 0; l < 2; l++) {
-                            const wv_key *kv = &key[j + 2 * q + l < e ? j + 2 * q + l : e - 1];  /* odd: the last again */
-                            P->vtx[4 * (np + q) + l] = 2 * kv->v;  /* its first float (and offset) */
-                            P->vtx[4 * (np + q) + 2 + l] = ws[kv->v];
-                            for (int32_t t = 0; t < k; t++) {
-                                double *S = P->step + 12 * (ns + (size_t)q * k + t);
-                                const ob_weight *w = &kv->w[t];
-                                S[2 * l] = S[2 * l + 1] = w->weight * w->x;
-                                S[4 + 2 * l] = S[4 + 2 * l + 1] = w->weight * w->y;
-                                S[8 + 2 * l] = S[8 + 2 * l + 1] = w->weight;
-                            }
-                        }
-                }
-                nc++;
-                nb += (size_t)k;
-                np += (size_t)pairs;
-                ns += (size_t)pairs * (size_t)k;
-                j = e;
+        if (!weighted_plannable(doc, a)) continue;
+        const int32_t *ws = a->weight_start;
+        int32_t n = a->vertex_count;
+        wv_key *K = key + base;
+        base += n;
+        for (int32_t v = 0; v < n; v++) K[v] = (wv_key){a->weights + ws[v], ws[v + 1] - ws[v], v};
+        sort_keys(K, tmp, n);
+        size_t b = 0;
+        int32_t runs = 0, last = -1, ok = 1;
+        uint8_t run_k[8];
+        int32_t run_n[8];
+        for (int32_t j = 0; j < n;) {
+            int32_t k = K[j].k, e = j + 1;
+            while (e < n && same_bones(&K[j], &K[e])) e++;
+            if (k > INT32_MAX / 128 || (size_t)(e - j) > INT32_MAX / WV_PAIR(k)) { ok = 0; break; }
+            b += WV_HDR(k) + (size_t)((e - j + 1) / 2) * WV_PAIR(k);
+            int code = WV_RUN(k);
+            if (code != last) {  /* k = 0, 1, ..., 6, more: at most 8 runs */
+                if (runs == 8) { ok = 0; break; }
+                run_k[runs] = (uint8_t)code;
+                run_n[runs++] = 0;
+                last = code;
             }
-            if (pass == 1) P->count[i] = (int32_t)nc - P->first[i];
-            if (doc->bone_count > INT32_MAX / 64 || nc > INT32_MAX / 32 || nb > INT32_MAX / 32 || np > INT32_MAX / 32 || ns > INT32_MAX / 32) goto oom;
+            run_n[runs - 1]++;
+            j = e;
+        }
+        if (!ok || b > INT32_MAX / 4 || bytes + b > INT32_MAX / 2) continue;  /* too big: the direct loop */
+        M->kind = 2;
+        M->n = n;
+        M->ninf = ws[n];
+        M->first = (int32_t)bytes;
+        M->runs = runs;
+        memcpy(M->run_k, run_k, (size_t)runs);
+        memcpy(M->run_n, run_n, (size_t)runs * sizeof *run_n);
+        bytes += b;
+    }
+    P->blob = alloc64(bytes);
+    if (!P->blob) goto oom;
+    memset(P->blob, 0, bytes);
+    /* pass 1: the classes */
+    for (int32_t i = 0, base = 0; i < na; i++) {
+        const ob_attachment *a = &doc->attachments[i];
+        if (!weighted_plannable(doc, a)) continue;
+        const int32_t *ws = a->weight_start;
+        int32_t n = a->vertex_count;
+        const wv_key *K = key + base;
+        base += n;
+        if (P->mesh[i].kind != 2) continue;
+        char *p = P->blob + P->mesh[i].first;
+        for (int32_t j = 0; j < n;) {
+            int32_t k = K[j].k, e = j + 1;
+            while (e < n && same_bones(&K[j], &K[e])) e++;
+            int32_t pairs = (e - j + 1) / 2;
+            int32_t *h = (int32_t *)(void *)p;
+            h[0] = pairs;
+            h[1] = (int32_t)(WV_HDR(k) + (size_t)pairs * WV_PAIR(k));
+            h[2] = k;
+            h[3] = e - j;
+            for (int32_t t = 0; t < k; t++) h[4 + t] = K[j].w[t].bone * (int32_t)sizeof(ob_mat);  /* bytes */
+            p += WV_HDR(k);
+            for (int32_t q = 0; q < pairs; q++, p += WV_PAIR(k)) {
+                int32_t *ix = (int32_t *)(void *)p;
+                double *S = (double *)(void *)(p + 32);
+                for (int l = 0; l < 2; l++) {
+                    const wv_key *kv = &K[j + 2 * q + l < e ? j + 2 * q + l : e - 1];  /* odd: the last again */
+                    ix[l] = 2 * kv->v;                /* its first float (and offset) */
+                    ix[2 + l] = 2 * ws[kv->v];        /* its first influence's offset */
+                    for (int32_t t = 0; t < k; t++) {
+                        const ob_weight *w = &kv->w[t];
+                        S[8 * t + 2 * l] = w->weight * w->x;
+                        S[8 * t + 2 * l + 1] = w->weight * w->y;
+                        S[8 * t + 4 + 2 * l] = S[8 * t + 4 + 2 * l + 1] = w->weight;
+                    }
+                }
+            }
+            j = e;
         }
     }
     free(key);
+    free(tmp);
     return 0;
 oom:
     free(key);
+    free(tmp);
     ob_wv_plan_free(P);
     return -1;
 }
 
-/* The kernels.  mode 0: no offsets; 1: one pair per vertex; 2: one pair per
-** influence.  Lanes: SSE2 one vertex (x, y), AVX2 two (x0, y0, x1, y1); the
-** class's bone worlds are loaded once, as (a, c), (b, d), (tx, ty) per lane
-** pair; each lane does the scalar loop's operations in its order. */
+/* The offsets a plan's pass reads: ov one pair per vertex (mode 1) or per
+** influence (mode 2), od the pending sample's differences (lazy: ov + od·t,
+** ob_deform_settle's operations), NULL none. */
+typedef struct wv_src { const double *ov, *od; double t; } wv_src;
+
+static inline void wv_offset(const wv_src *S, int32_t i, double *dx, double *dy)
+{
+    *dx = S->ov[i];
+    *dy = S->ov[i + 1];
+    if (S->od) {
+        *dx = *dx + S->od[i] * S->t;
+        *dy = *dy + S->od[i + 1] * S->t;
+    }
+}
+
+/* a class of k = 0 or more than 6 influences: the scalar loop's operations
+** on its entries; returns the next class */
+static const char *wv_class_scalar(const char *p, const ob_mat *world, const wv_src *S, int mode, float *of,
+                                   double *od)
+{
+    const int32_t *h = (const int32_t *)(const void *)p;
+    int32_t k = h[2];
+    const char *q = p + WV_HDR(k), *end = p + h[1];
+    for (; q != end; q += WV_PAIR(k)) {
+        const int32_t *ix = (const int32_t *)(const void *)q;
+        for (int l = 0; l < 2; l++) {
+            const double *s = (const double *)(const void *)(q + 32) + 2 * l;
+            double wx = 0, wy = 0, dx = 0, dy = 0;
+            if (mode == 1) wv_offset(S, ix[l], &dx, &dy);
+            for (int32_t j = 0; j < k; j++, s += 8) {
+                const ob_mat *m = (const ob_mat *)(const void *)((const char *)world + h[4 + j]);
+                double wt = s[4], px = s[0], py = s[1];
+                if (mode == 2) wv_offset(S, ix[2 + l] + 2 * j, &dx, &dy);
+                if (mode) {
+                    px = px + wt * dx;
+                    py = py + wt * dy;
+                }
+                double tx = m->a * px + m->b * py + m->x * wt, ty = m->c * px + m->d * py + m->y * wt;
+                if (j) { wx += tx; wy += ty; }
+                else { wx = tx; wy = ty; }
+            }
+            if (od) { od[ix[l]] = wx; od[ix[l] + 1] = wy; }
+            else { of[ix[l]] = (float)wx; of[ix[l] + 1] = (float)wy; }
+        }
+    }
+    return end;
+}
+
+/* The kernels, one per width: in each class loop k, the offsets' mode (0
+** none, 1 per vertex, 2 per influence), lazy (a pending sample) and the
+** output (float32 or doubles) are constants. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__) && !defined(OB_NO_DISPATCH)
 #define WV_AVX2 1
 #endif
@@ -423,153 +568,141 @@ oom:
 #define WV_SIMD 1
 #define WV_INLINE static inline __attribute__((always_inline))
 
-typedef struct wv_args {
-    const ob_wv_plan *P;
-    const ob_mat *world;
-    const double *off;
-    float *out;
-} wv_args;
-
-/* SSE2: per vertex (lane l of each pair), two lanes (x, y) */
-#define WV_CLASS_BODY(VEC, LOAD, LOADM, ADD, MUL, ZERO, UNLO, UNHI, LOADD, STORE, LANES)                 \
-    const ob_wv_plan *P = A->P;                                                                           \
-    const double *s = P->step + 12 * (size_t)C->step;                                                      \
-    const int32_t *vp = P->vtx + 4 * (size_t)C->vtx;                                                       \
-    const ob_mat *world = A->world;                                                                        \
-    const double *off = A->off;                                                                            \
-    float *out = A->out;                                                                                   \
-    VEC ac[KMAX], bd[KMAX], mt[KMAX];                                                                      \
-    _Pragma("GCC unroll 6")                                                                                \
-    for (int j = 0; j < k; j++) {                                                                          \
-        const ob_mat *m = (const ob_mat *)(const void *)((const char *)world + P->bones[C->bone + j]);     \
-        VEC r0 = LOADM(&m->a), r1 = LOADM(&m->c);                                                          \
-        ac[j] = UNLO(r0, r1);                                                                              \
-        bd[j] = UNHI(r0, r1);                                                                              \
-        mt[j] = LOADM(&m->x);                                                                              \
-    }                                                                                                      \
-    const int32_t n = C->n;                                                                                \
-    for (int32_t i = 0; i < n; i += LANES) {                                                               \
-        /* SSE2: lane i & 1 of pair i / 2 (its entries 2 doubles on); AVX2: the pair */                   \
-        const int32_t *q = vp + (i & 1);                                                                   \
-        const double *e = s + 2 * (i & 1);                                                                 \
-        VEC acc = ZERO, dxx = acc, dyy = acc;                                                              \
-        if (mode == 1) {                                                                                   \
-            VEC d = LOADD(q[0], q[1]);                                                                     \
-            dxx = UNLO(d, d);                                                                              \
-            dyy = UNHI(d, d);                                                                              \
-        }                                                                                                  \
-        _Pragma("GCC unroll 6")                                                                            \
-        for (int j = 0; j < k; j++) {                                                                      \
-            VEC px = LOAD(e + 12 * j), py = LOAD(e + 12 * j + 4), w = LOAD(e + 12 * j + 8);                \
-            if (mode == 2) {                                                                               \
-                VEC d = LOADD(2 * (q[2] + j), 2 * (q[3] + j));                                             \
-                dxx = UNLO(d, d);                                                                          \
-                dyy = UNHI(d, d);                                                                          \
-            }                                                                                              \
-            if (mode) {                                                                                    \
-                px = ADD(px, MUL(w, dxx));                                                                 \
-                py = ADD(py, MUL(w, dyy));                                                                 \
-            }                                                                                              \
-            VEC t = ADD(ADD(MUL(ac[j], px), MUL(bd[j], py)), MUL(mt[j], w));                               \
-            acc = j ? ADD(acc, t) : t;                                                                     \
-        }                                                                                                  \
-        STORE(q, acc);                                                                                     \
-        if (LANES == 2 || (i & 1)) {                                                                       \
-            vp += 4;                                                                                       \
-            s += 12 * k;                                                                                   \
-        }                                                                                                  \
-    }
-
-#define WV_KMAX 6  /* classes of up to 6 influences keep their bones in registers */
-
-#define S2_LOADD(a, b) _mm_loadu_pd(off + (a))
-#define S2_STORE(vp, acc) _mm_storel_pi((__m64 *)(void *)(out + (vp)[0]), _mm_cvtpd_ps(acc))
-WV_INLINE void wv_class_sse2(const wv_args *A, const ob_wv_class *C, const int mode, const int k)
+/* SSE2: per vertex (the pair's halves in turn), two lanes (x, y) */
+WV_INLINE const char *wv_class_sse2(const char *p, const ob_mat *world, const wv_src *S, float *of, double *od,
+                                    const int k, const int mode, const int lazy)
 {
-    enum { KMAX = WV_KMAX };
-    WV_CLASS_BODY(__m128d, _mm_load_pd, _mm_loadu_pd, _mm_add_pd, _mm_mul_pd, _mm_setzero_pd(), _mm_unpacklo_pd,
-                  _mm_unpackhi_pd, S2_LOADD, S2_STORE, 1)
+    const int32_t *h = (const int32_t *)(const void *)p;
+    __m128d AB[6], CD[6], TT[6];
+    _Pragma("GCC unroll 6")
+    for (int j = 0; j < k; j++) {
+        const double *m = (const double *)(const void *)((const char *)world + h[4 + j]);
+        AB[j] = _mm_loadu_pd(m);
+        CD[j] = _mm_loadu_pd(m + 2);
+        TT[j] = _mm_loadu_pd(m + 4);
+    }
+    const __m128d T = _mm_set1_pd(S->t);
+    const char *q = p + WV_HDR(k), *end = p + h[1];
+    for (; q != end; q += WV_PAIR(k)) {
+        const int32_t *ix = (const int32_t *)(const void *)q;
+        const double *s = (const double *)(const void *)(q + 32);
+        for (int l = 0; l < 2; l++) {
+            __m128d acc = _mm_setzero_pd(), D = acc;
+#define S2_OFF(i) (lazy ? _mm_add_pd(_mm_loadu_pd(S->ov + (i)), _mm_mul_pd(_mm_loadu_pd(S->od + (i)), T)) \
+                        : _mm_loadu_pd(S->ov + (i)))
+            if (mode == 1) D = S2_OFF(ix[l]);
+            _Pragma("GCC unroll 6")
+            for (int j = 0; j < k; j++) {
+                __m128d P = _mm_load_pd(s + 8 * j + 2 * l), W = _mm_load_pd(s + 8 * j + 4 + 2 * l);
+                if (mode == 2) D = S2_OFF(ix[2 + l] + 2 * j);
+                if (mode) P = _mm_add_pd(P, _mm_mul_pd(W, D));
+                __m128d x = _mm_mul_pd(AB[j], P), y = _mm_mul_pd(CD[j], P);  /* (a·px, b·py), (c·px, d·py) */
+                __m128d t = _mm_add_pd(_mm_add_pd(_mm_unpacklo_pd(x, y), _mm_unpackhi_pd(x, y)), _mm_mul_pd(TT[j], W));
+                acc = j ? _mm_add_pd(acc, t) : t;
+            }
+#undef S2_OFF
+            if (od) _mm_storeu_pd(od + ix[l], acc);
+            else _mm_storel_pi((__m64 *)(void *)(of + ix[l]), _mm_cvtpd_ps(acc));
+        }
+    }
+    return end;
 }
 
 #ifdef WV_AVX2
 #define WV_AVX __attribute__((target("avx2")))
-#define A2_LOADD(a, b) _mm256_loadu2_m128d(off + (b), off + (a))
 #define A2_BCAST(p) _mm256_broadcast_pd((const __m128d *)(const void *)(p))
-#define A2_STORE(vp, acc)                                                                                  \
-    do {                                                                                                   \
-        __m128 f_ = _mm256_cvtpd_ps(acc);                                                                  \
-        _mm_storeh_pi((__m64 *)(void *)(out + (vp)[1]), f_);  /* odd: the same vertex, value */           \
-        _mm_storel_pi((__m64 *)(void *)(out + (vp)[0]), f_);                                                \
-    } while (0)
-WV_AVX WV_INLINE void wv_class_avx2(const wv_args *A, const ob_wv_class *C, const int mode, const int k)
+/* AVX2: the pair, four lanes (x0, y0, x1, y1) */
+WV_AVX WV_INLINE const char *wv_class_avx2(const char *p, const ob_mat *world, const wv_src *S, float *of, double *od,
+                                           const int k, const int mode, const int lazy)
 {
-    enum { KMAX = WV_KMAX };
-    WV_CLASS_BODY(__m256d, _mm256_load_pd, A2_BCAST, _mm256_add_pd, _mm256_mul_pd, _mm256_setzero_pd(),
-                  _mm256_unpacklo_pd, _mm256_unpackhi_pd, A2_LOADD, A2_STORE, 2)
+    const int32_t *h = (const int32_t *)(const void *)p;
+    __m256d AB[6], CD[6], TT[6];
+    _Pragma("GCC unroll 6")
+    for (int j = 0; j < k; j++) {
+        const double *m = (const double *)(const void *)((const char *)world + h[4 + j]);
+        AB[j] = A2_BCAST(m);
+        CD[j] = A2_BCAST(m + 2);
+        TT[j] = A2_BCAST(m + 4);
+    }
+    const __m256d T = _mm256_set1_pd(S->t);
+    const char *q = p + WV_HDR(k), *end = p + h[1];
+    for (; q != end; q += WV_PAIR(k)) {
+        const int32_t *ix = (const int32_t *)(const void *)q;
+        const double *s = (const double *)(const void *)(q + 32);
+        __m256d acc = _mm256_setzero_pd(), D = acc;
+#define A2_OFF(a, b) (lazy ? _mm256_add_pd(_mm256_loadu2_m128d(S->ov + (b), S->ov + (a)),                        \
+                                           _mm256_mul_pd(_mm256_loadu2_m128d(S->od + (b), S->od + (a)), T))       \
+                           : _mm256_loadu2_m128d(S->ov + (b), S->ov + (a)))
+        if (mode == 1) D = A2_OFF(ix[0], ix[1]);
+        _Pragma("GCC unroll 6")
+        for (int j = 0; j < k; j++) {
+            __m256d P = _mm256_load_pd(s + 8 * j), W = _mm256_load_pd(s + 8 * j + 4);
+            if (mode == 2) D = A2_OFF(ix[2] + 2 * j, ix[3] + 2 * j);
+            if (mode) P = _mm256_add_pd(P, _mm256_mul_pd(W, D));
+            __m256d t = _mm256_add_pd(_mm256_hadd_pd(_mm256_mul_pd(AB[j], P), _mm256_mul_pd(CD[j], P)),
+                                      _mm256_mul_pd(TT[j], W));
+            acc = j ? _mm256_add_pd(acc, t) : t;
+        }
+#undef A2_OFF
+        if (od) {
+            _mm_storeu_pd(od + ix[0], _mm256_castpd256_pd128(acc));
+            _mm_storeu_pd(od + ix[1], _mm256_extractf128_pd(acc, 1));  /* odd: the same vertex, value */
+        } else {
+            __m128 f = _mm256_cvtpd_ps(acc);
+            _mm_storel_pi((__m64 *)(void *)(of + ix[0]), f);
+            _mm_storeh_pi((__m64 *)(void *)(of + ix[1]), f);
+        }
+    }
+    return end;
 }
 #endif
 
-/* a class of more than WV_KMAX influences: the scalar loop's operations on its entries */
-static void wv_class_long(const wv_args *A, const ob_wv_class *C, int mode)
-{
-    const ob_wv_plan *P = A->P;
-    for (int32_t i = 0; i < C->n; i++) {
-        const int32_t *vp = P->vtx + 4 * ((size_t)C->vtx + (size_t)i / 2) + (i & 1);
-        const double *s = P->step + 12 * ((size_t)C->step + (size_t)C->k * (i / 2)) + 2 * (i & 1);
-        double wx = 0, wy = 0, dx = 0, dy = 0;
-        if (mode == 1) { dx = A->off[vp[0]]; dy = A->off[vp[0] + 1]; }
-        for (int32_t j = 0; j < C->k; j++, s += 12) {
-            const ob_mat *m = (const ob_mat *)(const void *)((const char *)A->world + P->bones[C->bone + j]);
-            double wt = s[8], px = s[0], py = s[4];
-            if (mode == 2) { dx = A->off[2 * (vp[2] + j)]; dy = A->off[2 * (vp[2] + j) + 1]; }
-            if (mode) {
-                px = px + wt * dx;
-                py = py + wt * dy;
-            }
-            double tx = m->a * px + m->b * py + m->x * wt, ty = m->c * px + m->d * py + m->y * wt;
-            if (j) { wx += tx; wy += ty; }
-            else { wx = tx; wy = ty; }
-        }
-        A->out[vp[0]] = (float)wx;
-        A->out[vp[0] + 1] = (float)wy;
-    }
-}
-
-/* one body per width; in each loop the mode and (1-4) the influence count are constants */
-#define WV_BODY(CLASS)                                                                           \
-    for (int32_t c = c0; c < c0 + nc; c++) {                                                     \
-        const ob_wv_class *C = &A->P->classes[c];                                                \
-        switch (C->k) {                                                                          \
-        case 0:                                                                                  \
-            for (int32_t i = 0; i < C->n; i++) {                                                 \
-                int32_t v = A->P->vtx[4 * ((size_t)C->vtx + (size_t)i / 2) + (i & 1)];           \
-                A->out[v] = A->out[v + 1] = 0.0f;  /* no influence: the empty sum */             \
-            }                                                                                    \
-            break;                                                                               \
-        case 1: CLASS(A, C, mode, 1); break;                                                     \
-        case 2: CLASS(A, C, mode, 2); break;                                                     \
-        case 3: CLASS(A, C, mode, 3); break;                                                     \
-        case 4: CLASS(A, C, mode, 4); break;                                                     \
-        case 5: CLASS(A, C, mode, 5); break;                                                     \
-        case 6: CLASS(A, C, mode, 6); break;                                                     \
-        default: wv_class_long(A, C, mode); break;                                               \
-        }                                                                                        \
+/* one body per width: the runs of one k in turn */
+#define WV_MESH(CLASS, ATTR, NAME)                                                                              \
+    ATTR WV_INLINE void NAME##_m(const char *p, const ob_wv_mesh *M, const ob_mat *world, const wv_src *S,      \
+                                 float *of, double *od, const int mode, const int lazy)                          \
+    {                                                                                                            \
+        for (int32_t r = 0; r < M->runs; r++) {                                                                  \
+            int32_t c = M->run_n[r];                                                                             \
+            switch (M->run_k[r]) {                                                                               \
+            case 1: do p = CLASS(p, world, S, of, od, 1, mode, lazy); while (--c); break;                       \
+            case 2: do p = CLASS(p, world, S, of, od, 2, mode, lazy); while (--c); break;                       \
+            case 3: do p = CLASS(p, world, S, of, od, 3, mode, lazy); while (--c); break;                       \
+            case 4: do p = CLASS(p, world, S, of, od, 4, mode, lazy); while (--c); break;                       \
+            case 5: do p = CLASS(p, world, S, of, od, 5, mode, lazy); while (--c); break;                       \
+            case 6: do p = CLASS(p, world, S, of, od, 6, mode, lazy); while (--c); break;                       \
+            default: do p = wv_class_scalar(p, world, S, mode, of, od); while (--c); break;                     \
+            }                                                                                                    \
+        }                                                                                                        \
+    }                                                                                                            \
+    /* variant: 0 none, 1 per vertex, 2 per vertex pending, 3 per influence, 4 per influence pending */        \
+    ATTR WV_INLINE void NAME##_f(const char *p, const ob_wv_mesh *M, const ob_mat *world, const wv_src *S,      \
+                                 int variant, float *of)                                                         \
+    {                                                                                                            \
+        switch (variant) {                                                                                       \
+        case 0: NAME##_m(p, M, world, S, of, NULL, 0, 0); break;                                                \
+        case 1: NAME##_m(p, M, world, S, of, NULL, 1, 0); break;                                                \
+        case 2: NAME##_m(p, M, world, S, of, NULL, 1, 1); break;                                                \
+        case 3: NAME##_m(p, M, world, S, of, NULL, 2, 0); break;                                                \
+        default: NAME##_m(p, M, world, S, of, NULL, 2, 1); break;                                               \
+        }                                                                                                        \
+    }                                                                                                            \
+    /* doubles: the offsets stored (variant 0, 1 or 3) */                                                       \
+    ATTR WV_INLINE void NAME##_d(const char *p, const ob_wv_mesh *M, const ob_mat *world, const wv_src *S,      \
+                                 int variant, double *od)                                                        \
+    {                                                                                                            \
+        if (variant == 0) NAME##_m(p, M, world, S, NULL, od, 0, 0);                                             \
+        else if (variant == 1) NAME##_m(p, M, world, S, NULL, od, 1, 0);                                        \
+        else NAME##_m(p, M, world, S, NULL, od, 2, 0);                                                          \
     }
 
-WV_INLINE void weighted_sse2_m(const wv_args *A, int32_t c0, int32_t nc, const int mode) { WV_BODY(wv_class_sse2) }
-static void weighted_sse2(const wv_args *A, int32_t c0, int32_t nc, int mode)
-{
-    if (mode == 0) weighted_sse2_m(A, c0, nc, 0);
-    else if (mode == 1) weighted_sse2_m(A, c0, nc, 1);
-    else weighted_sse2_m(A, c0, nc, 2);
-}
+WV_MESH(wv_class_sse2, , weighted_sse2)
 #ifdef WV_AVX2
-WV_AVX WV_INLINE void weighted_avx2_m(const wv_args *A, int32_t c0, int32_t nc, const int mode) { WV_BODY(wv_class_avx2) }
-WV_AVX static void weighted_avx2(const wv_args *A, int32_t c0, int32_t nc, int mode)
+WV_MESH(wv_class_avx2, WV_AVX, weighted_avx2)
+WV_AVX static void weighted_avx2_d_call(const char *p, const ob_wv_mesh *M, const ob_mat *world, const wv_src *S,
+                                        int variant, double *od)
 {
-    if (mode == 0) weighted_avx2_m(A, c0, nc, 0);
-    else if (mode == 1) weighted_avx2_m(A, c0, nc, 1);
-    else weighted_avx2_m(A, c0, nc, 2);
+    weighted_avx2_d(p, M, world, S, variant, od);
 }
 int ob_wv_have_avx2(void) { return __builtin_cpu_supports("avx2") != 0; }
 #else
@@ -579,28 +712,103 @@ int ob_wv_have_avx2(void) { return 0; }
 int ob_wv_have_avx2(void) { return 0; }
 #endif
 
-int32_t ob_attachment_world_vertices_planned(const ob_instance *inst, int32_t slot, int32_t ai, const ob_deform *d,
-                                             const ob_wv_use *use, float *out)
+/* The offsets an attachment's pass through the plan reads: the variant
+** (0-4 as above) and S, or -1 when they need the direct loop (a short array).
+** A pending sample is read fused for float32 output, stored first for doubles. */
+static inline int plan_offsets(const ob_wv_mesh *M, const ob_deform *d, int doubles, wv_src *S)
+{
+    *S = (wv_src){NULL, NULL, 0};
+    if (!d || d->count <= 0) return 0;
+    int per_influence = M->kind == 2 && d->per_influence;
+    if (d->count < 2 * (per_influence ? M->ninf : M->n)) return -1;
+    int variant = 1;
+    if (d->lazy_v0 && d->lazy_dv && !doubles) {  /* pending: fused, never stored */
+        *S = (wv_src){d->lazy_v0, d->lazy_dv, d->lazy_t};
+        variant = 2;
+    } else {
+        S->ov = d->lazy_v0 && !d->lazy_dv ? d->lazy_v0 : ob_deform_values(d);
+    }
+    return per_influence ? variant + 2 : variant;
+}
+
+/* the direct loop (float32), where the plan does not apply */
+static int32_t direct_f32(const ob_instance *inst, int32_t slot, int32_t ai, const ob_deform *d, float *out)
 {
     const ob_attachment *att = &inst->doc->attachments[ai];
     if (fused(inst, d, att)) return world_vertices_fused(inst, slot, att, d, out);  /* deform (issue 17) */
-    offsets off = offsets_for(d, att);  /* deform (issue 17): a pending sample stored */
+    return world_vertices_off(inst, slot, att, offsets_for(d, att), out, NULL);
+}
+
+static inline const ob_mat *slot_world(const ob_instance *inst, int32_t slot)
+{
+    return &inst->world[inst->doc->slots[slot].bone];
+}
+
+/* ob_attachment_world_vertices_planned for a planned attachment, one per
+** width (use->plan set, use->width not 3) */
+static int32_t plan_sse2(const ob_instance *inst, int32_t slot, int32_t ai, const ob_deform *d,
+                         const ob_wv_use *use, float *out)
+{
+    const ob_wv_mesh *M = &use->plan->mesh[ai];
+    wv_src S;
+    int variant = plan_offsets(M, d, 0, &S);
+    if (variant < 0) return direct_f32(inst, slot, ai, d, out);
+    if (M->kind == 1) unweighted_f32(slot_world(inst, slot), M->lv, S.ov, S.od, S.t, M->n, out);
 #ifdef WV_SIMD
-    const ob_wv_plan *P = use->plan;
-    int32_t n = att->vertex_count;
-    if (!P || P->count[ai] == 0 || use->width == 3) return world_vertices_off(inst, slot, att, off, out, NULL);
-    int mode = off.count == 0 ? 0
-             : !off.per_influence && off.count >= 2 * n ? 1
-             : off.per_influence && off.count / 2 >= att->weight_start[n] ? 2 : -1;
-    if (mode < 0) return world_vertices_off(inst, slot, att, off, out, NULL);  /* a short array */
-    wv_args A = {P, inst->world, off.v, out};
-#ifdef WV_AVX2
-    if (use->width != 1 && ob_wv_have_avx2()) { weighted_avx2(&A, P->first[ai], P->count[ai], mode); return n; }
-#endif
-    weighted_sse2(&A, P->first[ai], P->count[ai], mode);
-    return n;
+    else weighted_sse2_f(use->plan->blob + M->first, M, inst->world, &S, variant, out);
 #else
-    (void)use; (void)ai;
-    return world_vertices_off(inst, slot, att, off, out, NULL);
+    else return direct_f32(inst, slot, ai, d, out);
 #endif
+    return M->n;
+}
+
+#ifdef WV_AVX2
+WV_AVX static int32_t plan_avx2(const ob_instance *inst, int32_t slot, int32_t ai, const ob_deform *d,
+                                const ob_wv_use *use, float *out)
+{
+    const ob_wv_mesh *M = &use->plan->mesh[ai];
+    wv_src S;
+    int variant = plan_offsets(M, d, 0, &S);
+    if (variant < 0) return direct_f32(inst, slot, ai, d, out);
+    if (M->kind == 1) unweighted_avx2_inline(slot_world(inst, slot), M->lv, S.ov, S.od, S.t, M->n, out, M->ninf);
+    else weighted_avx2_f(use->plan->blob + M->first, M, inst->world, &S, variant, out);
+    return M->n;
+}
+#endif
+
+/* world_vertices through the plan: 0 when it does not apply */
+static int plan_run(const ob_instance *inst, int32_t slot, const ob_wv_plan *P, int32_t ai, const ob_deform *d,
+                    int width, float *of, double *od)
+{
+    const ob_wv_mesh *M = &P->mesh[ai];
+    if (of) {
+        ob_wv_use use = {P, width};
+        return (int)ob_attachment_world_vertices_planned(inst, slot, ai, d, &use, of);
+    }
+    wv_src S;
+    int variant = plan_offsets(M, d, 1, &S);
+    if (variant < 0 || M->kind != 2) return 0;
+#ifdef WV_SIMD
+#ifdef WV_AVX2
+    if (width != 1 && __builtin_cpu_supports("avx2")) {
+        weighted_avx2_d_call(P->blob + M->first, M, inst->world, &S, variant, od);
+        return 1;
+    }
+#endif
+    weighted_sse2_d(P->blob + M->first, M, inst->world, &S, variant, od);
+    return 1;
+#else
+    (void)slot; (void)width; (void)inst;
+    return 0;
+#endif
+}
+
+int32_t ob_attachment_world_vertices_planned(const ob_instance *inst, int32_t slot, int32_t ai, const ob_deform *d,
+                                             const ob_wv_use *use, float *out)
+{
+    if (!use->plan || use->width == 3 || !use->plan->mesh[ai].kind) return direct_f32(inst, slot, ai, d, out);
+#ifdef WV_AVX2
+    if (use->width != 1 && __builtin_cpu_supports("avx2")) return plan_avx2(inst, slot, ai, d, use, out);
+#endif
+    return plan_sse2(inst, slot, ai, d, use, out);
 }

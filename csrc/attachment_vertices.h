@@ -38,34 +38,45 @@ int32_t ob_attachment_world_vertices_d(const ob_instance *inst, int32_t slot,
                                        const ob_attachment *att, double *out);
 
 /* ---- a renderer's pass over many attachments (issue 17) -------------
-** The weighted meshes of a document as a plan built once per document (by
-** the first vertex build of any of its instances, drawlist.c) and only read
-** afterwards, by all its instances at once.  A mesh's vertices are grouped
-** into classes: vertices with the same bones in the same order (file order
-** inside a class), two a pair (an odd class repeats its last vertex).  Per
-** pair and influence j: w·x, w·y and w of both vertices, premultiplied at
-** build and duplicated for the x and y lanes.  One pass per class, its k
-** bone worlds loaded once as (a, c), (b, d), (tx, ty):
-**     px = w·x (+ w·dx with offsets), py = w·y (+ w·dy),
-**     t_j = (a·px + b·py) + tx·w,  (c·px + d·py) + ty·w,
+** The meshes (and weighted paths) of a document as a plan built once per
+** document (by the first vertex build of any of its instances, drawlist.c)
+** and only read afterwards, by all its instances at once.  Per attachment an
+** ob_wv_mesh: unweighted meshes (kind 1) go through the slot bone's matrix,
+** the (x, y) of two vertices a 256-bit value: hadd(p·(a, b, a, b),
+** p·(c, d, c, d)) + (tx, ty, tx, ty), i.e. (a·x + b·y) + tx per value, as the
+** direct loop.  Weighted ones (kind 2): the vertices grouped into classes,
+** vertices with the same bones in the same order (file order inside a
+** class), two a pair (an odd class repeats its last vertex); the classes
+** sorted by influence count k, each run of one k a loop of constant k.  A
+** class in ob_wv_plan.blob: a 32-byte-aligned header (pairs, bytes, k,
+** vertices, the k bones' byte offsets into the world matrices), then per
+** pair 32 bytes of indices (2·v0, 2·v1, 2·first influence of each) and per
+** influence (w·x0, w·y0, w·x1, w·y1), (w0, w0, w1, w1), premultiplied at
+** build.  One pass per class, its bones loaded once as (a, b), (c, d),
+** (tx, ty) in both halves:
+**     P = (w·x, w·y) (+ w·(dx, dy) with offsets), per vertex,
+**     t_j = hadd((a, b)·P, (c, d)·P) + (tx, ty)·w = (a·px + b·py) + tx·w, ...
 **     vertex = t_0 + t_1 + ... + t_{k-1}  (0 when k = 0).
 ** world_vertices' weighted loop does the same operations in the same order,
 ** so every path gives the same bits: that loop, the SSE2 baseline (a vertex
 ** in two lanes), the AVX2 clone (a pair in four), and the scalar loop for
-** classes of more than 6 influences.  Meshes with a slot-bone influence
-** (bone -1) are not planned. */
-typedef struct ob_wv_class {     /* vertices with the same bones, in the same order */
-    int32_t k, n;                /* influences per vertex, vertices */
-    int32_t bone;                /* its k bones: from ob_wv_plan.bones[bone] */
-    int32_t vtx;                 /* its pairs: from ob_wv_plan.vtx[4 * vtx] */
-    int32_t step;                /* its steps (k per pair): from ob_wv_plan.step[12 * step] */
-} ob_wv_class;
+** classes of k = 0 or more than 6 influences.  Attachments with a slot-bone
+** influence (bone -1) are not planned.  A pending deform sample
+** (ob_deform.lazy_dv) is read fused, v0 + dv·t per value, as ob_deform_settle
+** computes it (float32 output; the doubles' output stores it first). */
+typedef struct ob_wv_mesh {
+    int32_t kind;                /* 0 not planned (the direct loop), 1 unweighted mesh, 2 weighted */
+    int32_t n;                   /* vertices */
+    int32_t ninf;                /* weighted: influences (per-influence offsets); unweighted: 1 if a local value is -0.0 */
+    int32_t first;               /* weighted: its first class, a byte offset into ob_wv_plan.blob */
+    int32_t runs;                /* weighted: runs of classes of one k */
+    uint8_t run_k[8];            /* per run: k (1-6), or 0 (k = 0 or more than 6: the scalar loop) */
+    int32_t run_n[8];            /* per run: its classes */
+    const double *lv;            /* unweighted: the local vertices (the document's) */
+} ob_wv_mesh;
 typedef struct ob_wv_plan {
-    int32_t *first, *count;      /* per attachment: its classes (count 0: not planned) */
-    ob_wv_class *classes;
-    int32_t *bones;              /* per class: its bones' byte offsets into the world matrices */
-    int32_t *vtx;                /* 4 per pair: 2·v0, 2·v1 (odd: the last twice), their first influences */
-    double *step;                /* 12 per step, 64-byte aligned: (w·x, w·x) ×2, (w·y, w·y) ×2, (w, w) ×2 */
+    ob_wv_mesh *mesh;            /* per attachment */
+    char *blob;                  /* the classes, 64-byte aligned */
 } ob_wv_plan;
 int ob_wv_plan_build(const ob_document *doc, ob_wv_plan *plan);  /* -1: out of memory */
 void ob_wv_plan_free(ob_wv_plan *plan);
@@ -77,8 +88,8 @@ typedef struct ob_wv_use {
 /* 1 when the AVX2 clone exists and this CPU runs it. */
 int ob_wv_have_avx2(void);
 
-/* ob_attachment_world_vertices through the plan (meshes it planned; the
-** others directly).  d: the deform that applies (ob_attachment_deform, or
+/* ob_attachment_world_vertices through the plan (attachments it planned;
+** the others directly).  d: the deform that applies (ob_attachment_deform, or
 ** the draw list's cached look-up of it), NULL none. */
 int32_t ob_attachment_world_vertices_planned(const ob_instance *inst, int32_t slot, int32_t ai, const ob_deform *d,
                                              const ob_wv_use *use, float *out);
