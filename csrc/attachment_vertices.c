@@ -140,45 +140,51 @@ UV_AVX static inline __attribute__((always_inline)) void unweighted_avx2_inline(
     __m256d AB = _mm256_broadcast_pd((const __m128d *)(const void *)&m->a);
     __m256d CD = _mm256_broadcast_pd((const __m128d *)(const void *)&m->c);
     __m256d TT = _mm256_broadcast_pd((const __m128d *)(const void *)&m->x), T = _mm256_set1_pd(t);
-    int32_t v = 0;
+    const int32_t e = 2 * (n & ~3);
 #define UV_W(P) _mm256_add_pd(_mm256_hadd_pd(_mm256_mul_pd(P, AB), _mm256_mul_pd(P, CD)), TT)
-#define UV_LOOP(P)                                                                        \
-    for (; v + 4 <= n; v += 4) {                                                          \
-        int32_t i = 2 * v;                                                                \
-        __m256d p = (P);                                                                  \
-        i += 4;                                                                           \
-        __m256d r = (P);                                                                  \
-        _mm_storeu_ps(of + 2 * v, _mm256_cvtpd_ps(UV_W(p)));                              \
-        _mm_storeu_ps(of + 2 * v + 4, _mm256_cvtpd_ps(UV_W(r)));                          \
-    }                                                                                     \
-    if (v + 2 <= n) {                                                                     \
-        int32_t i = 2 * v;                                                                \
-        __m256d p = (P);                                                                  \
-        _mm_storeu_ps(of + 2 * v, _mm256_cvtpd_ps(UV_W(p)));                              \
-        v += 2;                                                                           \
+#define UV_W1(P) _mm_add_pd(_mm_hadd_pd(_mm_mul_pd(P, _mm256_castpd256_pd128(AB)), _mm_mul_pd(P, _mm256_castpd256_pd128(CD))), \
+                            _mm256_castpd256_pd128(TT))
+    /* four vertices a step, then two, then one (the same operations in two lanes) */
+#define UV_LOOP(P, P1)                                                                    \
+    {                                                                                     \
+        int32_t i = 0;                                                                    \
+        for (; i != e; i += 8) {                                                          \
+            __m256d p = (P);                                                              \
+            i += 4;                                                                       \
+            __m256d r = (P);                                                              \
+            i -= 4;                                                                       \
+            _mm_storeu_ps(of + i, _mm256_cvtpd_ps(UV_W(p)));                              \
+            _mm_storeu_ps(of + i + 4, _mm256_cvtpd_ps(UV_W(r)));                          \
+        }                                                                                 \
+        if (n & 2) {                                                                      \
+            __m256d p = (P);                                                              \
+            _mm_storeu_ps(of + i, _mm256_cvtpd_ps(UV_W(p)));                              \
+            i += 4;                                                                       \
+        }                                                                                 \
+        if (n & 1) {                                                                      \
+            __m128d p = (P1);                                                             \
+            _mm_storel_pi((__m64 *)(void *)(of + i), _mm_cvtpd_ps(UV_W1(p)));            \
+        }                                                                                 \
     }
     if (od) {
+        const __m128d T1 = _mm256_castpd256_pd128(T);
         UV_LOOP(_mm256_add_pd(_mm256_loadu_pd(lv + i),
-                              _mm256_add_pd(_mm256_loadu_pd(ov + i), _mm256_mul_pd(_mm256_loadu_pd(od + i), T))))
+                              _mm256_add_pd(_mm256_loadu_pd(ov + i), _mm256_mul_pd(_mm256_loadu_pd(od + i), T))),
+                _mm_add_pd(_mm_loadu_pd(lv + i), _mm_add_pd(_mm_loadu_pd(ov + i), _mm_mul_pd(_mm_loadu_pd(od + i), T1))))
     } else if (ov) {
-        UV_LOOP(_mm256_add_pd(_mm256_loadu_pd(lv + i), _mm256_loadu_pd(ov + i)))
+        UV_LOOP(_mm256_add_pd(_mm256_loadu_pd(lv + i), _mm256_loadu_pd(ov + i)),
+                _mm_add_pd(_mm_loadu_pd(lv + i), _mm_loadu_pd(ov + i)))
     } else if (zero) {  /* + 0 as the formula adds it: -0 becomes +0 */
-        UV_LOOP(_mm256_add_pd(_mm256_loadu_pd(lv + i), _mm256_setzero_pd()))
+        UV_LOOP(_mm256_add_pd(_mm256_loadu_pd(lv + i), _mm256_setzero_pd()),
+                _mm_add_pd(_mm_loadu_pd(lv + i), _mm_setzero_pd()))
     } else {            /* the plan found no -0: x + 0 = x */
-        UV_LOOP(_mm256_loadu_pd(lv + i))
+        UV_LOOP(_mm256_loadu_pd(lv + i), _mm_loadu_pd(lv + i))
     }
 #undef UV_LOOP
 #undef UV_W
-    if (v < n) {  /* the last vertex: the same operations, two lanes */
-        __m128d p = _mm_loadu_pd(lv + 2 * v), d = _mm_setzero_pd();
-        if (od) d = _mm_add_pd(_mm_loadu_pd(ov + 2 * v), _mm_mul_pd(_mm_loadu_pd(od + 2 * v), _mm256_castpd256_pd128(T)));
-        else if (ov) d = _mm_loadu_pd(ov + 2 * v);
-        p = _mm_add_pd(p, d);
-        __m128d w = _mm_add_pd(_mm_hadd_pd(_mm_mul_pd(p, _mm256_castpd256_pd128(AB)), _mm_mul_pd(p, _mm256_castpd256_pd128(CD))),
-                               _mm256_castpd256_pd128(TT));
-        _mm_storel_pi((__m64 *)(void *)(of + 2 * v), _mm_cvtpd_ps(w));
-    }
+#undef UV_W1
 }
+
 UV_AVX static void unweighted_avx2(const ob_mat *m, const double *lv, const double *ov, const double *od, double t,
                                    int32_t n, float *of)
 {
@@ -401,9 +407,10 @@ int ob_wv_plan_build(const ob_document *doc, ob_wv_plan *P)
     wv_key *key = NULL, *tmp = NULL;
     P->mesh = calloc(na > 0 ? (size_t)na : 1, sizeof *P->mesh);
     if (!P->mesh) goto oom;
-    for (int32_t i = 0; i < na; i++) {
+    for (int32_t i = 0; i < na; i++) {  /* kind -1 while building: weighted, plannable */
         const ob_attachment *a = &doc->attachments[i];
         if (!weighted_plannable(doc, a)) continue;
+        P->mesh[i].kind = -1;
         total += (size_t)a->vertex_count;
         if ((size_t)a->vertex_count > maxv) maxv = (size_t)a->vertex_count;
     }
@@ -417,12 +424,12 @@ int ob_wv_plan_build(const ob_document *doc, ob_wv_plan *P)
         if (a->type == OB_ATT_MESH && !a->weight_start && a->vertex_count > 0) {
             M->kind = 1;
             M->n = a->vertex_count;
-            M->lv = a->vertices;
+            M->u.lv = a->vertices;
             for (int32_t v = 0; v < 2 * a->vertex_count; v++)
                 if (a->vertices[v] == 0 && signbit(a->vertices[v])) M->ninf = 1;  /* a -0.0: x + 0 shows */
             continue;
         }
-        if (!weighted_plannable(doc, a)) continue;
+        if (M->kind != -1) continue;
         const int32_t *ws = a->weight_start;
         int32_t n = a->vertex_count;
         wv_key *K = key + base;
@@ -448,28 +455,33 @@ int ob_wv_plan_build(const ob_document *doc, ob_wv_plan *P)
             run_n[runs - 1]++;
             j = e;
         }
-        if (!ok || b > INT32_MAX / 4 || bytes + b > INT32_MAX / 2) continue;  /* too big: the direct loop */
+        if (!ok || b > INT32_MAX / 4 || bytes + b > INT32_MAX / 2) {  /* too big: the direct loop */
+            M->kind = -2;
+            continue;
+        }
         M->kind = 2;
         M->n = n;
         M->ninf = ws[n];
         M->first = (int32_t)bytes;
-        M->runs = runs;
-        memcpy(M->run_k, run_k, (size_t)runs);
-        memcpy(M->run_n, run_n, (size_t)runs * sizeof *run_n);
+        M->u.w.runs = runs;
+        memcpy(M->u.w.run_k, run_k, (size_t)runs);
+        memcpy(M->u.w.run_n, run_n, (size_t)runs * sizeof *run_n);
         bytes += b;
     }
     P->blob = alloc64(bytes);
     if (!P->blob) goto oom;
-    memset(P->blob, 0, bytes);
-    /* pass 1: the classes */
+    /* pass 1: the classes (the headers' and pairs' padding is never read) */
     for (int32_t i = 0, base = 0; i < na; i++) {
         const ob_attachment *a = &doc->attachments[i];
-        if (!weighted_plannable(doc, a)) continue;
+        if (P->mesh[i].kind >= 0 && P->mesh[i].kind != 2) continue;
         const int32_t *ws = a->weight_start;
         int32_t n = a->vertex_count;
         const wv_key *K = key + base;
         base += n;
-        if (P->mesh[i].kind != 2) continue;
+        if (P->mesh[i].kind == -2) {
+            P->mesh[i].kind = 0;
+            continue;
+        }
         char *p = P->blob + P->mesh[i].first;
         for (int32_t j = 0; j < n;) {
             int32_t k = K[j].k, e = j + 1;
@@ -662,9 +674,9 @@ WV_AVX WV_INLINE const char *wv_class_avx2(const char *p, const ob_mat *world, c
     ATTR WV_INLINE void NAME##_m(const char *p, const ob_wv_mesh *M, const ob_mat *world, const wv_src *S,      \
                                  float *of, double *od, const int mode, const int lazy)                          \
     {                                                                                                            \
-        for (int32_t r = 0; r < M->runs; r++) {                                                                  \
-            int32_t c = M->run_n[r];                                                                             \
-            switch (M->run_k[r]) {                                                                               \
+        for (int32_t r = 0; r < M->u.w.runs; r++) {                                                                  \
+            int32_t c = M->u.w.run_n[r];                                                                             \
+            switch (M->u.w.run_k[r]) {                                                                               \
             case 1: do p = CLASS(p, world, S, of, od, 1, mode, lazy); while (--c); break;                       \
             case 2: do p = CLASS(p, world, S, of, od, 2, mode, lazy); while (--c); break;                       \
             case 3: do p = CLASS(p, world, S, of, od, 3, mode, lazy); while (--c); break;                       \
@@ -731,8 +743,9 @@ static inline int plan_offsets(const ob_wv_mesh *M, const ob_deform *d, int doub
     return per_influence ? variant + 2 : variant;
 }
 
+#define WV_NOINLINE static __attribute__((noipa))
 /* the direct loop (float32), where the plan does not apply */
-static int32_t direct_f32(const ob_instance *inst, int32_t slot, int32_t ai, const ob_deform *d, float *out)
+WV_NOINLINE int32_t direct_f32(const ob_instance *inst, int32_t slot, int32_t ai, const ob_deform *d, float *out)
 {
     const ob_attachment *att = &inst->doc->attachments[ai];
     if (fused(inst, d, att)) return world_vertices_fused(inst, slot, att, d, out);  /* deform (issue 17) */
@@ -745,35 +758,40 @@ static inline const ob_mat *slot_world(const ob_instance *inst, int32_t slot)
 }
 
 /* ob_attachment_world_vertices_planned for a planned attachment, one per
-** width (use->plan set, use->width not 3) */
-static int32_t plan_sse2(const ob_instance *inst, int32_t slot, int32_t ai, const ob_deform *d,
-                         const ob_wv_use *use, float *out)
-{
-    const ob_wv_mesh *M = &use->plan->mesh[ai];
-    wv_src S;
-    int variant = plan_offsets(M, d, 0, &S);
-    if (variant < 0) return direct_f32(inst, slot, ai, d, out);
-    if (M->kind == 1) unweighted_f32(slot_world(inst, slot), M->lv, S.ov, S.od, S.t, M->n, out);
+** width and kind (use->plan set, use->width not 3).  Unweighted: the
+** offsets as plan_offsets picks them, without the look-ups: a pending
+** sample's lazy_dv is NULL when it is a key's own values. */
+#define WV_UNWEIGHTED(NAME, ATTR, KERNEL)                                                                      \
+    ATTR WV_NOINLINE int32_t NAME(const ob_instance *inst, int32_t slot, const ob_wv_mesh *M, const ob_deform *d, \
+                                  const ob_wv_plan *P, float *out)                                              \
+    {                                                                                                           \
+        const ob_mat *m = slot_world(inst, slot);                                                               \
+        int32_t n = M->n;                                                                                       \
+        if (!d || d->count <= 0) KERNEL(m, M->u.lv, NULL, NULL, 0, n, out, M->ninf);                            \
+        else if (d->count < 2 * n) return direct_f32(inst, slot, (int32_t)(M - P->mesh), d, out);  /* short */ \
+        else if (d->lazy_v0) KERNEL(m, M->u.lv, d->lazy_v0, d->lazy_dv, d->lazy_t, n, out, 1);                 \
+        else KERNEL(m, M->u.lv, d->values, NULL, 0, n, out, 1);                                                 \
+        return n;                                                                                               \
+    }
+#define WV_WEIGHTED(NAME, ATTR, KERNEL)                                                                        \
+    ATTR WV_NOINLINE int32_t NAME(const ob_instance *inst, int32_t slot, const ob_wv_mesh *M, const ob_deform *d, \
+                                  const ob_wv_plan *P, float *out)                                              \
+    {                                                                                                           \
+        wv_src S;                                                                                               \
+        int variant = plan_offsets(M, d, 0, &S);                                                                \
+        if (variant < 0) return direct_f32(inst, slot, (int32_t)(M - P->mesh), d, out);                        \
+        KERNEL(P->blob + M->first, M, inst->world, &S, variant, out);                                           \
+        return M->n;                                                                                            \
+    }
+#define UF32(m, lv, ov, od, t, n, of, zero) unweighted_f32(m, lv, ov, od, t, n, of)
+WV_UNWEIGHTED(plan_unweighted_sse2, , UF32)
+#undef UF32
 #ifdef WV_SIMD
-    else weighted_sse2_f(use->plan->blob + M->first, M, inst->world, &S, variant, out);
-#else
-    else return direct_f32(inst, slot, ai, d, out);
+WV_WEIGHTED(plan_weighted_sse2, , weighted_sse2_f)
 #endif
-    return M->n;
-}
-
 #ifdef WV_AVX2
-WV_AVX static int32_t plan_avx2(const ob_instance *inst, int32_t slot, int32_t ai, const ob_deform *d,
-                                const ob_wv_use *use, float *out)
-{
-    const ob_wv_mesh *M = &use->plan->mesh[ai];
-    wv_src S;
-    int variant = plan_offsets(M, d, 0, &S);
-    if (variant < 0) return direct_f32(inst, slot, ai, d, out);
-    if (M->kind == 1) unweighted_avx2_inline(slot_world(inst, slot), M->lv, S.ov, S.od, S.t, M->n, out, M->ninf);
-    else weighted_avx2_f(use->plan->blob + M->first, M, inst->world, &S, variant, out);
-    return M->n;
-}
+WV_UNWEIGHTED(plan_unweighted_avx2, WV_AVX, unweighted_avx2_inline)
+WV_WEIGHTED(plan_weighted_avx2, WV_AVX, weighted_avx2_f)
 #endif
 
 /* world_vertices through the plan: 0 when it does not apply */
@@ -806,9 +824,20 @@ static int plan_run(const ob_instance *inst, int32_t slot, const ob_wv_plan *P, 
 int32_t ob_attachment_world_vertices_planned(const ob_instance *inst, int32_t slot, int32_t ai, const ob_deform *d,
                                              const ob_wv_use *use, float *out)
 {
-    if (!use->plan || use->width == 3 || !use->plan->mesh[ai].kind) return direct_f32(inst, slot, ai, d, out);
+    const ob_wv_plan *P = use->plan;
+    if (__builtin_expect(P != NULL && use->width != 3, 1)) {
+        const ob_wv_mesh *M = P->mesh + ai;
+        int kind = M->kind;
 #ifdef WV_AVX2
-    if (use->width != 1 && __builtin_cpu_supports("avx2")) return plan_avx2(inst, slot, ai, d, use, out);
+        if (use->width != 1 && __builtin_cpu_supports("avx2")) {
+            if (kind == 2) return plan_weighted_avx2(inst, slot, M, d, P, out);
+            if (kind == 1) return plan_unweighted_avx2(inst, slot, M, d, P, out);
+        }
 #endif
-    return plan_sse2(inst, slot, ai, d, use, out);
+#ifdef WV_SIMD
+        if (kind == 2) return plan_weighted_sse2(inst, slot, M, d, P, out);
+#endif
+        if (kind == 1) return plan_unweighted_sse2(inst, slot, M, d, P, out);
+    }
+    return direct_f32(inst, slot, ai, d, out);
 }
