@@ -148,37 +148,47 @@ UV_AVX static inline __attribute__((always_inline)) void unweighted_avx2_inline(
 #define UV_LOOP(P, P1)                                                                    \
     {                                                                                     \
         int32_t i = 0;                                                                    \
-        for (; i != e; i += 8) {                                                          \
-            __m256d p = (P);                                                              \
-            i += 4;                                                                       \
-            __m256d r = (P);                                                              \
-            i -= 4;                                                                       \
+        for (; i < e; i += 8) {                                                           \
+            __m256d p = P(i), r = P(i + 4);                                               \
             _mm_storeu_ps(of + i, _mm256_cvtpd_ps(UV_W(p)));                              \
             _mm_storeu_ps(of + i + 4, _mm256_cvtpd_ps(UV_W(r)));                          \
         }                                                                                 \
         if (n & 2) {                                                                      \
-            __m256d p = (P);                                                              \
+            __m256d p = P(i);                                                             \
             _mm_storeu_ps(of + i, _mm256_cvtpd_ps(UV_W(p)));                              \
             i += 4;                                                                       \
         }                                                                                 \
         if (n & 1) {                                                                      \
-            __m128d p = (P1);                                                             \
+            __m128d p = P1(i);                                                            \
             _mm_storel_pi((__m64 *)(void *)(of + i), _mm_cvtpd_ps(UV_W1(p)));            \
         }                                                                                 \
     }
     if (od) {
         const __m128d T1 = _mm256_castpd256_pd128(T);
-        UV_LOOP(_mm256_add_pd(_mm256_loadu_pd(lv + i),
-                              _mm256_add_pd(_mm256_loadu_pd(ov + i), _mm256_mul_pd(_mm256_loadu_pd(od + i), T))),
-                _mm_add_pd(_mm_loadu_pd(lv + i), _mm_add_pd(_mm_loadu_pd(ov + i), _mm_mul_pd(_mm_loadu_pd(od + i), T1))))
+#define UV_P(i) _mm256_add_pd(_mm256_loadu_pd(lv + (i)), _mm256_add_pd(_mm256_loadu_pd(ov + (i)), \
+                                                                       _mm256_mul_pd(_mm256_loadu_pd(od + (i)), T)))
+#define UV_P1(i) _mm_add_pd(_mm_loadu_pd(lv + (i)), _mm_add_pd(_mm_loadu_pd(ov + (i)), _mm_mul_pd(_mm_loadu_pd(od + (i)), T1)))
+        UV_LOOP(UV_P, UV_P1)
+#undef UV_P
+#undef UV_P1
     } else if (ov) {
-        UV_LOOP(_mm256_add_pd(_mm256_loadu_pd(lv + i), _mm256_loadu_pd(ov + i)),
-                _mm_add_pd(_mm_loadu_pd(lv + i), _mm_loadu_pd(ov + i)))
+#define UV_P(i) _mm256_add_pd(_mm256_loadu_pd(lv + (i)), _mm256_loadu_pd(ov + (i)))
+#define UV_P1(i) _mm_add_pd(_mm_loadu_pd(lv + (i)), _mm_loadu_pd(ov + (i)))
+        UV_LOOP(UV_P, UV_P1)
+#undef UV_P
+#undef UV_P1
     } else if (zero) {  /* + 0 as the formula adds it: -0 becomes +0 */
-        UV_LOOP(_mm256_add_pd(_mm256_loadu_pd(lv + i), _mm256_setzero_pd()),
-                _mm_add_pd(_mm_loadu_pd(lv + i), _mm_setzero_pd()))
+#define UV_P(i) _mm256_add_pd(_mm256_loadu_pd(lv + (i)), _mm256_setzero_pd())
+#define UV_P1(i) _mm_add_pd(_mm_loadu_pd(lv + (i)), _mm_setzero_pd())
+        UV_LOOP(UV_P, UV_P1)
+#undef UV_P
+#undef UV_P1
     } else {            /* the plan found no -0: x + 0 = x */
-        UV_LOOP(_mm256_loadu_pd(lv + i), _mm_loadu_pd(lv + i))
+#define UV_P(i) _mm256_loadu_pd(lv + (i))
+#define UV_P1(i) _mm_loadu_pd(lv + (i))
+        UV_LOOP(UV_P, UV_P1)
+#undef UV_P
+#undef UV_P1
     }
 #undef UV_LOOP
 #undef UV_W
@@ -424,6 +434,10 @@ int ob_wv_plan_build(const ob_document *doc, ob_wv_plan *P)
         if (a->type == OB_ATT_MESH && !a->weight_start && a->vertex_count > 0) {
             M->kind = 1;
             M->n = a->vertex_count;
+            M->slot = a->slot >= 0 && a->slot < doc->slot_count && doc->slots[a->slot].bone >= 0 &&
+                      doc->slots[a->slot].bone < doc->bone_count && doc->bone_count <= INT32_MAX / (int32_t)sizeof(ob_mat)
+                          ? a->slot : -1;
+            if (M->slot >= 0) M->first = doc->slots[a->slot].bone * (int32_t)sizeof(ob_mat);
             M->u.lv = a->vertices;
             for (int32_t v = 0; v < 2 * a->vertex_count; v++)
                 if (a->vertices[v] == 0 && signbit(a->vertices[v])) M->ninf = 1;  /* a -0.0: x + 0 shows */
@@ -463,7 +477,7 @@ int ob_wv_plan_build(const ob_document *doc, ob_wv_plan *P)
         M->n = n;
         M->ninf = ws[n];
         M->first = (int32_t)bytes;
-        M->u.w.runs = runs;
+        M->runs = runs;
         memcpy(M->u.w.run_k, run_k, (size_t)runs);
         memcpy(M->u.w.run_n, run_n, (size_t)runs * sizeof *run_n);
         bytes += b;
@@ -674,7 +688,7 @@ WV_AVX WV_INLINE const char *wv_class_avx2(const char *p, const ob_mat *world, c
     ATTR WV_INLINE void NAME##_m(const char *p, const ob_wv_mesh *M, const ob_mat *world, const wv_src *S,      \
                                  float *of, double *od, const int mode, const int lazy)                          \
     {                                                                                                            \
-        for (int32_t r = 0; r < M->u.w.runs; r++) {                                                                  \
+        for (int32_t r = 0; r < M->runs; r++) {                                                                  \
             int32_t c = M->u.w.run_n[r];                                                                             \
             switch (M->u.w.run_k[r]) {                                                                               \
             case 1: do p = CLASS(p, world, S, of, od, 1, mode, lazy); while (--c); break;                       \
@@ -765,7 +779,8 @@ static inline const ob_mat *slot_world(const ob_instance *inst, int32_t slot)
     ATTR WV_NOINLINE int32_t NAME(const ob_instance *inst, int32_t slot, const ob_wv_mesh *M, const ob_deform *d, \
                                   const ob_wv_plan *P, float *out)                                              \
     {                                                                                                           \
-        const ob_mat *m = slot_world(inst, slot);                                                               \
+        const ob_mat *m = slot == M->slot ? (const ob_mat *)(const void *)((const char *)inst->world + M->first) \
+                                          : slot_world(inst, slot);                                             \
         int32_t n = M->n;                                                                                       \
         if (!d || d->count <= 0) KERNEL(m, M->u.lv, NULL, NULL, 0, n, out, M->ninf);                            \
         else if (d->count < 2 * n) return direct_f32(inst, slot, (int32_t)(M - P->mesh), d, out);  /* short */ \

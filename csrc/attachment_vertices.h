@@ -68,10 +68,12 @@ typedef struct ob_wv_mesh {
     int32_t kind;                /* 0 not planned (the direct loop), 1 unweighted mesh, 2 weighted */
     int32_t n;                   /* vertices */
     int32_t ninf;                /* weighted: influences (per-influence offsets); unweighted: 1 if a local value is -0.0 */
-    int32_t first;               /* weighted: its first class, a byte offset into ob_wv_plan.blob */
+    int32_t first;               /* weighted: its first class, a byte offset into ob_wv_plan.blob;
+                                 ** unweighted: its slot's bone, a byte offset into the world matrices */
+    int32_t slot;                /* unweighted: the attachment's slot (its skin entry's), -1 none */
+    int32_t runs;                /* weighted: runs of classes of one k */
     union {
         struct {
-            int32_t runs;        /* weighted: runs of classes of one k */
             uint8_t run_k[8];    /* per run: k (1-6), or 0 (k = 0 or more than 6: the scalar loop) */
             int32_t run_n[8];    /* per run: its classes */
         } w;
