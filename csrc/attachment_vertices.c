@@ -757,7 +757,11 @@ static inline int plan_offsets(const ob_wv_mesh *M, const ob_deform *d, int doub
     return per_influence ? variant + 2 : variant;
 }
 
-#define WV_NOINLINE static __attribute__((noipa))
+#if defined(__GNUC__) && !defined(__clang__)
+#define WV_NOINLINE static __attribute__((noipa))  /* a sibling call from the planned entry, its arguments as they are */
+#else
+#define WV_NOINLINE static __attribute__((noinline))
+#endif
 /* the direct loop (float32), where the plan does not apply */
 WV_NOINLINE int32_t direct_f32(const ob_instance *inst, int32_t slot, int32_t ai, const ob_deform *d, float *out)
 {
