@@ -746,7 +746,7 @@ static inline int plan_offsets(const ob_wv_mesh *M, const ob_deform *d, int doub
     *S = (wv_src){NULL, NULL, 0};
     if (!d || d->count <= 0) return 0;
     int per_influence = M->kind == 2 && d->per_influence;
-    if (d->count < 2 * (per_influence ? M->ninf : M->n)) return -1;
+    if (d->count < 2 * (int64_t)(per_influence ? M->ninf : M->n)) return -1;
     int variant = 1;
     if (d->lazy_v0 && d->lazy_dv && !doubles) {  /* pending: fused, never stored */
         *S = (wv_src){d->lazy_v0, d->lazy_dv, d->lazy_t};
@@ -787,7 +787,7 @@ static inline const ob_mat *slot_world(const ob_instance *inst, int32_t slot)
                                           : slot_world(inst, slot);                                             \
         int32_t n = M->n;                                                                                       \
         if (!d || d->count <= 0) KERNEL(m, M->u.lv, NULL, NULL, 0, n, out, M->ninf);                            \
-        else if (d->count < 2 * n) return direct_f32(inst, slot, (int32_t)(M - P->mesh), d, out);  /* short */ \
+        else if (d->count < 2 * (int64_t)n) return direct_f32(inst, slot, (int32_t)(M - P->mesh), d, out);     \
         else if (d->lazy_v0) KERNEL(m, M->u.lv, d->lazy_v0, d->lazy_dv, d->lazy_t, n, out, 1);                 \
         else KERNEL(m, M->u.lv, d->values, NULL, 0, n, out, 1);                                                 \
         return n;                                                                                               \
