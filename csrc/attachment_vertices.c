@@ -553,6 +553,9 @@ static inline void wv_offset(const wv_src *S, int32_t i, double *dx, double *dy)
 
 /* a class of k = 0 or more than 6 influences: the scalar loop's operations
 ** on its entries; returns the next class */
+#if defined(__GNUC__)
+__attribute__((unused))  /* only the SIMD widths use it */
+#endif
 static const char *wv_class_scalar(const char *p, const ob_mat *world, const wv_src *S, int mode, float *of,
                                    double *od)
 {
@@ -779,7 +782,7 @@ static inline const ob_mat *slot_world(const ob_instance *inst, int32_t slot)
 ** width and kind (use->plan set, use->width not 3).  Unweighted: the
 ** offsets as plan_offsets picks them, without the look-ups: a pending
 ** sample's lazy_dv is NULL when it is a key's own values. */
-#define WV_UNWEIGHTED(NAME, ATTR, KERNEL)                                                                      \
+#define WV_PLAN_UNWEIGHTED(NAME, ATTR, KERNEL)                                                                     \
     ATTR WV_NOINLINE int32_t NAME(const ob_instance *inst, int32_t slot, const ob_wv_mesh *M, const ob_deform *d, \
                                   const ob_wv_plan *P, float *out)                                              \
     {                                                                                                           \
@@ -792,7 +795,7 @@ static inline const ob_mat *slot_world(const ob_instance *inst, int32_t slot)
         else KERNEL(m, M->u.lv, d->values, NULL, 0, n, out, 1);                                                 \
         return n;                                                                                               \
     }
-#define WV_WEIGHTED(NAME, ATTR, KERNEL)                                                                        \
+#define WV_PLAN_WEIGHTED(NAME, ATTR, KERNEL)                                                                     \
     ATTR WV_NOINLINE int32_t NAME(const ob_instance *inst, int32_t slot, const ob_wv_mesh *M, const ob_deform *d, \
                                   const ob_wv_plan *P, float *out)                                              \
     {                                                                                                           \
@@ -803,14 +806,14 @@ static inline const ob_mat *slot_world(const ob_instance *inst, int32_t slot)
         return M->n;                                                                                            \
     }
 #define UF32(m, lv, ov, od, t, n, of, zero) unweighted_f32(m, lv, ov, od, t, n, of)
-WV_UNWEIGHTED(plan_unweighted_sse2, , UF32)
+WV_PLAN_UNWEIGHTED(plan_unweighted_sse2, , UF32)
 #undef UF32
 #ifdef WV_SIMD
-WV_WEIGHTED(plan_weighted_sse2, , weighted_sse2_f)
+WV_PLAN_WEIGHTED(plan_weighted_sse2, , weighted_sse2_f)
 #endif
 #ifdef WV_AVX2
-WV_UNWEIGHTED(plan_unweighted_avx2, WV_AVX, unweighted_avx2_inline)
-WV_WEIGHTED(plan_weighted_avx2, WV_AVX, weighted_avx2_f)
+WV_PLAN_UNWEIGHTED(plan_unweighted_avx2, WV_AVX, unweighted_avx2_inline)
+WV_PLAN_WEIGHTED(plan_weighted_avx2, WV_AVX, weighted_avx2_f)
 #endif
 
 /* world_vertices through the plan: 0 when it does not apply */
