@@ -242,6 +242,35 @@ static int build_region_mesh_caches(const ob_document *doc, ob_draw_state *ds)
     return 0;
 }
 
+/* draw (issue 17): the local corners of the plain regions (no packed
+** polygon, not trimmed) as (x, x, y, y) each, 64-byte aligned, for the
+** world-vertex records' corner transform. */
+static int build_quad_dup(const ob_document *doc, ob_draw_state *ds)
+{
+    int32_t na = doc->attachment_count, nq = 0;
+    XALLOC(ds->quad_dup_start, na);
+    for (int32_t i = 0; i < na; i++) {
+        ds->quad_dup_start[i] = -1;
+        if (doc->attachments[i].type == OB_ATT_REGION && ds->uv_start[i] >= 0 && ds->pt_start[i] < 0) {
+            if (nq >= INT32_MAX / 32) return -1;
+            ds->quad_dup_start[i] = 16 * nq++;
+        }
+    }
+    size_t bytes = ((size_t)(nq > 0 ? nq : 1) * 16 * sizeof(double) + 63) & ~(size_t)63;
+    ds->quad_dup = aligned_alloc(64, bytes);
+    if (!ds->quad_dup) return -1;
+    for (int32_t i = 0; i < na; i++) {
+        if (ds->quad_dup_start[i] < 0) continue;
+        const double *l = ds->local_quad + 8 * (size_t)i;
+        double *q = ds->quad_dup + ds->quad_dup_start[i];
+        for (int k = 0; k < 4; k++) {
+            q[4 * k] = q[4 * k + 1] = l[2 * k];
+            q[4 * k + 2] = q[4 * k + 3] = l[2 * k + 1];
+        }
+    }
+    return 0;
+}
+
 /* The per-attachment caches (outlines, local quads, uvs, quad fractions,
 ** earcut indices, sequence inputs) depend on the document alone: built once
 ** per document, by its first instance, and shared by all (issue 17: 14 KB of
@@ -259,6 +288,7 @@ static void free_caches(ob_draw_state *ds)
     free(ds->uv_start); free(ds->uv_count); free(ds->uv_pool); free(ds->pt_start); free(ds->pt_pool);
     free(ds->tri_start); free(ds->tri_count); free(ds->tris);
     free(ds->seq_input);
+    free(ds->quad_dup_start); free(ds->quad_dup);
 }
 
 static void draw_shared_free(void *p)
@@ -301,6 +331,7 @@ static int build_caches(const ob_document *doc, ob_draw_state *ds)
             ob_quad_local(&doc->attachments[i], ds->local_quad + 8 * (size_t)i);
     }
     if (build_region_mesh_caches(doc, ds) < 0) return -1;
+    if (build_quad_dup(doc, ds) < 0) return -1;
     ob_earcut_ctx *ec = ob_earcut_ctx_create();
     if (!ec) return -1;
     /* earcut of the shape outlines and of unweighted clipping vertices (§8.4, §8.5) */
@@ -390,6 +421,7 @@ int ob_draw_state_create(ob_instance *inst)
     ds->pt_start = k->pt_start; ds->pt_pool = k->pt_pool;
     ds->tri_start = k->tri_start; ds->tri_count = k->tri_count; ds->tris = k->tris;
     ds->seq_input = k->seq_input;
+    ds->quad_dup_start = k->quad_dup_start; ds->quad_dup = k->quad_dup;
     XALLOC(ds->text_override, ns);
 
     /* buffer sizes: per slot, the largest need over the attachments it can show */
@@ -439,10 +471,13 @@ static int size_world_vertices(ob_instance *inst)
     if (!(ds->wv_plan.plan = shared_plan(inst->doc))) return -1;
     /* a build after one that ran out of memory allocates again: free what it left */
     free(ds->wv_slot); free(ds->wv_attachment); free(ds->wv_first); free(ds->wv_vertices); free(ds->wv);
-    free(ds->slot_cache);
+    free(ds->slot_cache); free(ds->wv_key); free(ds->wv_rec);
     ds->wv_slot = ds->wv_attachment = ds->wv_first = ds->wv_vertices = NULL;
     ds->wv = NULL;
     ds->slot_cache = NULL;
+    ds->wv_key = NULL;
+    ds->wv_rec = NULL;
+    ds->wv_planned = 0;
     XALLOC(ds->wv_slot, ns);
     XALLOC(ds->wv_attachment, ns);
     XALLOC(ds->wv_first, ns);
@@ -450,6 +485,8 @@ static int size_world_vertices(ob_instance *inst)
     XALLOC(ds->wv, 2 * (size_t)ds->vertex_capacity);
     ds->wv_capacity = ds->vertex_capacity;
     XALLOC(ds->slot_cache, ns);
+    XALLOC(ds->wv_key, 2 * (size_t)ns + ((size_t)inst->doc->bone_count + 3) / 4);
+    XALLOC(ds->wv_rec, ns);
     for (int32_t s = 0; s < ns; s++) ds->slot_cache[s].skin = INT32_MIN;  /* nothing cached */
     ds->wv_sized = 1;
     return 0;
@@ -485,7 +522,7 @@ void ob_draw_state_free(ob_instance *inst)
     free(ds->text_override);
     /* the caches are the document's (shared_caches) */
     free(ds->wv_slot); free(ds->wv_attachment); free(ds->wv_first); free(ds->wv_vertices); free(ds->wv);
-    free(ds->slot_cache);
+    free(ds->slot_cache); free(ds->wv_key); free(ds->wv_rec);
     free(ds->items); free(ds->masks);
     free(ds->vertices); free(ds->uvs); free(ds->indices); free(ds->colors);
     free(ds->mask_vertices); free(ds->mask_indices);
@@ -615,32 +652,41 @@ static void tint(const double *slot, const double *att, double out[4])
     for (int i = 0; i < 4; i++) out[i] = slot[i] * att[i];  /* §8.4 slot.color × att.color */
 }
 
+/* §8.2 a plain region's world corners, float32: quad_to_world's sums on the
+** corners as quad_dup holds them, x and y in two lanes, two corners a store
+** (issue 17). m: the slot bone's world matrix. */
+static inline void quad_dup_world(const double *m, const double *l, float *v)
+{
+#ifdef __SSE2__
+    __m128d ma = _mm_loadh_pd(_mm_load_sd(m), m + 2), mb = _mm_loadh_pd(_mm_load_sd(m + 1), m + 3);
+    __m128d mx = _mm_loadu_pd(m + 4);
+    __m128d w0 = _mm_add_pd(_mm_add_pd(_mm_mul_pd(ma, _mm_load_pd(l)), _mm_mul_pd(mb, _mm_load_pd(l + 2))), mx);
+    __m128d w1 = _mm_add_pd(_mm_add_pd(_mm_mul_pd(ma, _mm_load_pd(l + 4)), _mm_mul_pd(mb, _mm_load_pd(l + 6))), mx);
+    __m128d w2 = _mm_add_pd(_mm_add_pd(_mm_mul_pd(ma, _mm_load_pd(l + 8)), _mm_mul_pd(mb, _mm_load_pd(l + 10))), mx);
+    __m128d w3 = _mm_add_pd(_mm_add_pd(_mm_mul_pd(ma, _mm_load_pd(l + 12)), _mm_mul_pd(mb, _mm_load_pd(l + 14))), mx);
+    _mm_storeu_ps(v, _mm_movelh_ps(_mm_cvtpd_ps(w0), _mm_cvtpd_ps(w1)));
+    _mm_storeu_ps(v + 4, _mm_movelh_ps(_mm_cvtpd_ps(w2), _mm_cvtpd_ps(w3)));
+#else
+    for (int i = 0; i < 4; i++) {
+        double lx = l[4 * i], ly = l[4 * i + 2];
+        v[2 * i] = (float)(m[0] * lx + m[1] * ly + m[4]);
+        v[2 * i + 1] = (float)(m[2] * lx + m[3] * ly + m[5]);
+    }
+#endif
+}
+
 /* §8.2 / §8.7 the world vertices of a region: the quad through the slot
 ** bone, then quadPoints for a packed polygon or a trimmed region. */
 static void region_world(const ob_instance *inst, int32_t slot, int32_t ai, float *v)
 {
     const ob_draw_state *ds = inst->draw;
-    double q[8];
     if (ds->pt_start[ai] >= 0) {
+        double q[8];
         cached_quad(inst, slot, ai, q);
         ob_quad_points(q, ds->pt_pool + 2 * (size_t)ds->pt_start[ai], ds->uv_count[ai], v);
         return;
     }
-#ifdef __SSE2__
-    /* quad_to_world's sums, x and y in two lanes, converted two corners at a time (issue 17) */
-    const ob_mat *m = &inst->world[inst->doc->slots[slot].bone];
-    const double *l = ds->local_quad + 8 * (size_t)ai;
-    __m128d ma = _mm_set_pd(m->c, m->a), mb = _mm_set_pd(m->d, m->b), mx = _mm_set_pd(m->y, m->x);
-    for (int i = 0; i < 4; i += 2) {
-        __m128d p = _mm_loadu_pd(l + 2 * i), r = _mm_loadu_pd(l + 2 * i + 2);
-        __m128d wp = _mm_add_pd(_mm_add_pd(_mm_mul_pd(ma, _mm_unpacklo_pd(p, p)), _mm_mul_pd(mb, _mm_unpackhi_pd(p, p))), mx);
-        __m128d wr = _mm_add_pd(_mm_add_pd(_mm_mul_pd(ma, _mm_unpacklo_pd(r, r)), _mm_mul_pd(mb, _mm_unpackhi_pd(r, r))), mx);
-        _mm_storeu_ps(v + 2 * i, _mm_movelh_ps(_mm_cvtpd_ps(wp), _mm_cvtpd_ps(wr)));
-    }
-#else
-    cached_quad(inst, slot, ai, q);
-    for (int i = 0; i < 8; i++) v[i] = (float)q[i];
-#endif
+    quad_dup_world(&inst->world[inst->doc->slots[slot].bone].a, ds->quad_dup + ds->quad_dup_start[ai], v);
 }
 
 static int draw_region(ob_instance *inst, int32_t slot, int32_t ai)
@@ -933,43 +979,86 @@ int32_t ob_draw_build(ob_instance *inst)
 
 /* ---- world vertices only (issue 9) ---------------------------------- */
 
+/* The entries (§8.4 draw order, active slot bone, a region or a mesh shown),
+** decided again: the entry arrays, the records and the key they hold for
+** (draw, issue 17).  Returns the entry count, -1 if the buffer is short. */
+static int32_t wv_plan_entries(ob_instance *inst)
+{
+    const ob_document *doc = inst->doc;
+    ob_draw_state *ds = inst->draw;
+    const int32_t *order = inst->draw_order, *names = inst->slot_attachment, *uv_start = ds->uv_start;
+    const int32_t ns = doc->slot_count, nb = doc->bone_count;
+    const uint8_t *active = inst->bone_active;
+    const ob_slot_data *slots = doc->slots;
+    int32_t n = 0, nv = 0, nq = 0, np = 0, nm = 0;
+    ds->wv_planned = 0;
+    for (int32_t o = 0; o < ns; o++) {
+        int32_t slot = order[o];
+        if (!active[slots[slot].bone]) continue;  /* §8.4 */
+        const struct ob_slot_cache *c = slot_cached(inst, slot);
+        int32_t ai = c->attachment;
+        if (ai < 0 || uv_start[ai] < 0) continue;  /* regions and meshes only */
+        int32_t k = ds->uv_count[ai];
+        if (nv + k > ds->wv_capacity) return -1;  /* cannot happen: sized per slot */
+        ds->wv_slot[n] = slot;
+        ds->wv_attachment[n] = ai;
+        ds->wv_first[n] = nv;
+        ds->wv_vertices[n] = k;
+        n++;
+        nv += k;
+        if (doc->attachments[ai].type == OB_ATT_MESH) nm++;
+        else if (ds->quad_dup_start[ai] >= 0) nq++;
+        else np++;
+    }
+    /* the records, by kind, each kind in draw order */
+    struct ob_wv_rec *q = ds->wv_rec, *p = q + nq, *m = p + np;
+    for (int32_t e = 0; e < n; e++) {
+        int32_t slot = ds->wv_slot[e], ai = ds->wv_attachment[e], out = 2 * ds->wv_first[e];
+        if (doc->attachments[ai].type == OB_ATT_MESH) {
+            const struct ob_slot_cache *c = &ds->slot_cache[slot];
+            *m++ = (struct ob_wv_rec){slot, ai, out, c->def_linked, c->def_own};
+        } else if (ds->quad_dup_start[ai] >= 0) {
+            *q++ = (struct ob_wv_rec){(int32_t)(slots[slot].bone * sizeof(ob_mat)), ds->quad_dup_start[ai], out, 0, 0};
+        } else {
+            *p++ = (struct ob_wv_rec){slot, ai, out, 0, 0};
+        }
+    }
+    ds->wv_quad_count = nq;
+    ds->wv_poly_count = np;
+    ds->wv_mesh_count = nm;
+    ds->wv_count = n;
+    ds->wv_vertex_count = nv;
+    ds->wv_key_skin = inst->skin;
+    memcpy(ds->wv_key, order, (size_t)ns * sizeof *order);
+    memcpy(ds->wv_key + ns, names, (size_t)ns * sizeof *names);
+    memcpy(ds->wv_key + 2 * (size_t)ns, active, (size_t)nb);
+    ds->wv_planned = 1;
+    return n;
+}
+
 int32_t ob_world_vertices_build(ob_instance *inst)
 {
     const ob_document *doc = inst->doc;
     ob_draw_state *ds = inst->draw;
-    int32_t n = 0, nv = 0;
     if (!ds->wv_sized && size_world_vertices(inst) < 0) return -1;
-    /* what every slot reads, in locals (the stores below cannot change them) */
-    const int32_t *order = inst->draw_order, *names = inst->slot_attachment, *uv_start = ds->uv_start;
-    const int32_t *uv_count = ds->uv_count, skin = inst->skin, ns = doc->slot_count, cap = ds->wv_capacity;
-    const uint8_t *active = inst->bone_active;
-    const ob_slot_data *slots = doc->slots;
-    const ob_attachment *atts = doc->attachments;
-    struct ob_slot_cache *cache = ds->slot_cache;
-    int32_t *e_slot = ds->wv_slot, *e_att = ds->wv_attachment, *e_first = ds->wv_first, *e_count = ds->wv_vertices;
-    float *wv = ds->wv;
-    for (int32_t o = 0; o < ns; o++) {
-        int32_t slot = order[o];
-        if (!active[slots[slot].bone]) continue;  /* §8.4 */
-        const struct ob_slot_cache *c = &cache[slot];
-        if (c->name != names[slot] || c->skin != skin) c = slot_cached(inst, slot);
-        int32_t ai = c->attachment;
-        if (ai < 0 || uv_start[ai] < 0) continue;  /* regions and meshes only */
-        int32_t k = uv_count[ai];
-        if (nv + k > cap) return -1;  /* cannot happen: sized per slot */
-        float *v = wv + 2 * (size_t)nv;
-        if (atts[ai].type == OB_ATT_MESH)
-            ob_attachment_world_vertices_planned(inst, slot, ai, ob_deform_of_entries(inst, c->def_linked, c->def_own),
-                                                 &ds->wv_plan, v);
-        else region_world(inst, slot, ai, v);
-        e_slot[n] = slot;
-        e_att[n] = ai;
-        e_first[n] = nv;
-        e_count[n] = k;
-        n++;
-        nv += k;
+    const int32_t ns = doc->slot_count;
+    /* draw (issue 17): the entries of the last frame, unless what decides them changed */
+    if (!ds->wv_planned || ds->wv_key_skin != inst->skin ||
+        memcmp(ds->wv_key, inst->draw_order, (size_t)ns * sizeof(int32_t)) != 0 ||
+        memcmp(ds->wv_key + ns, inst->slot_attachment, (size_t)ns * sizeof(int32_t)) != 0 ||
+        memcmp(ds->wv_key + 2 * (size_t)ns, inst->bone_active, (size_t)doc->bone_count) != 0) {
+        if (wv_plan_entries(inst) < 0) return -1;
     }
-    ds->wv_count = n;
-    ds->wv_vertex_count = nv;
-    return n;
+    float *wv = ds->wv;
+    const struct ob_wv_rec *r = ds->wv_rec, *end = r + ds->wv_quad_count;
+    /* §8.2 plain regions: the slot bone's world matrix on the cached corners */
+    const char *world = (const char *)inst->world;
+    const double *dup = ds->quad_dup;
+    for (; r < end; r++) quad_dup_world((const double *)(world + r->a), dup + r->b, wv + r->c);
+    /* §8.7 packed polygons and trimmed regions */
+    for (end += ds->wv_poly_count; r < end; r++) region_world(inst, r->a, r->b, wv + r->c);
+    /* §8.3 meshes: the deform that applies (its count is the frame's) */
+    for (end += ds->wv_mesh_count; r < end; r++)
+        ob_attachment_world_vertices_planned(inst, r->a, r->b, ob_deform_of_entries(inst, r->d, r->e), &ds->wv_plan, wv + r->c);
+    return ds->wv_count;
 }

@@ -82,6 +82,23 @@ typedef struct ob_draw_state {
     int32_t *seq_input;          /* per attachment: sequence input (machine << 16 | input), -1 */
     int32_t wv_capacity;         /* vertices wv holds */
     int wv_sized;                /* world-vertex buffers allocated (the first build of either kind) */
+    /* draw (issue 17): ob_world_vertices_build's entries depend only on the
+    ** skin, the draw order, the slots' attachment names and the active bones;
+    ** they are decided again only when one of these differs from the copy
+    ** kept in wv_key, and a frame otherwise runs the records: plain regions
+    ** (a slot bone's world matrix, byte offset; the corners in quad_dup; the
+    ** output pair), other regions, and meshes, each kind in draw order */
+    int wv_planned;              /* wv_key and the records describe the entries */
+    int32_t wv_key_skin;
+    int32_t *wv_key;             /* draw order (slot count), attachment names (slot count), active flags (bytes) */
+    struct ob_wv_rec { int32_t a, b, c, d, e; } *wv_rec; /* quads {bone offset, quad_dup pair, out},
+                                 ** then polygons {slot, ai, out}, then meshes {slot, ai, out, linked, own} */
+    int32_t wv_quad_count, wv_poly_count, wv_mesh_count;
+    /* shared: per attachment its corners in quad_dup (-1 none), which holds each
+    ** local corner as (x, x, y, y), so the corner transform reads its
+    ** operands as they are multiplied (plain regions only) */
+    int32_t *quad_dup_start;
+    double *quad_dup;            /* 16 doubles a region, 64-byte aligned */
 } ob_draw_state;
 
 /* Builds the draw list of the current pose into inst->draw; returns the item
