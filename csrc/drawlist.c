@@ -471,12 +471,13 @@ static int size_world_vertices(ob_instance *inst)
     if (!(ds->wv_plan.plan = shared_plan(inst->doc))) return -1;
     /* a build after one that ran out of memory allocates again: free what it left */
     free(ds->wv_slot); free(ds->wv_attachment); free(ds->wv_first); free(ds->wv_vertices); free(ds->wv);
-    free(ds->slot_cache); free(ds->wv_key); free(ds->wv_rec);
+    free(ds->slot_cache); free(ds->wv_key); free(ds->wv_rec); free(ds->wv_slot_entry);
     ds->wv_slot = ds->wv_attachment = ds->wv_first = ds->wv_vertices = NULL;
     ds->wv = NULL;
     ds->slot_cache = NULL;
     ds->wv_key = NULL;
     ds->wv_rec = NULL;
+    ds->wv_slot_entry = NULL;
     ds->wv_planned = 0;
     XALLOC(ds->wv_slot, ns);
     XALLOC(ds->wv_attachment, ns);
@@ -487,6 +488,7 @@ static int size_world_vertices(ob_instance *inst)
     XALLOC(ds->slot_cache, ns);
     XALLOC(ds->wv_key, 2 * (size_t)ns + ((size_t)inst->doc->bone_count + 3) / 4);
     XALLOC(ds->wv_rec, ns);
+    XALLOC(ds->wv_slot_entry, 2 * (size_t)ns);
     for (int32_t s = 0; s < ns; s++) ds->slot_cache[s].skin = INT32_MIN;  /* nothing cached */
     ds->wv_sized = 1;
     return 0;
@@ -522,7 +524,7 @@ void ob_draw_state_free(ob_instance *inst)
     free(ds->text_override);
     /* the caches are the document's (shared_caches) */
     free(ds->wv_slot); free(ds->wv_attachment); free(ds->wv_first); free(ds->wv_vertices); free(ds->wv);
-    free(ds->slot_cache); free(ds->wv_key); free(ds->wv_rec);
+    free(ds->slot_cache); free(ds->wv_key); free(ds->wv_rec); free(ds->wv_slot_entry);
     free(ds->items); free(ds->masks);
     free(ds->vertices); free(ds->uvs); free(ds->indices); free(ds->colors);
     free(ds->mask_vertices); free(ds->mask_indices);
@@ -979,6 +981,12 @@ int32_t ob_draw_build(ob_instance *inst)
 
 /* ---- world vertices only (issue 9) ---------------------------------- */
 
+/* An entry's record kind: 0 mesh, 1 plain region, 2 other region. */
+static inline int wv_kind(const ob_document *doc, const ob_draw_state *ds, int32_t ai)
+{
+    return doc->attachments[ai].type == OB_ATT_MESH ? 0 : ds->quad_dup_start[ai] >= 0 ? 1 : 2;
+}
+
 /* The entries (§8.4 draw order, active slot bone, a region or a mesh shown),
 ** decided again: the entry arrays, the records and the key they hold for
 ** (draw, issue 17).  Returns the entry count, -1 if the buffer is short. */
@@ -992,6 +1000,7 @@ static int32_t wv_plan_entries(ob_instance *inst)
     const ob_slot_data *slots = doc->slots;
     int32_t n = 0, nv = 0, nq = 0, np = 0, nm = 0;
     ds->wv_planned = 0;
+    for (int32_t s = 0; s < ns; s++) ds->wv_slot_entry[2 * s] = -1;
     for (int32_t o = 0; o < ns; o++) {
         int32_t slot = order[o];
         if (!active[slots[slot].bone]) continue;  /* §8.4 */
@@ -1004,6 +1013,7 @@ static int32_t wv_plan_entries(ob_instance *inst)
         ds->wv_attachment[n] = ai;
         ds->wv_first[n] = nv;
         ds->wv_vertices[n] = k;
+        ds->wv_slot_entry[2 * slot] = n;
         n++;
         nv += k;
         if (doc->attachments[ai].type == OB_ATT_MESH) nm++;
@@ -1014,10 +1024,12 @@ static int32_t wv_plan_entries(ob_instance *inst)
     struct ob_wv_rec *q = ds->wv_rec, *p = q + nq, *m = p + np;
     for (int32_t e = 0; e < n; e++) {
         int32_t slot = ds->wv_slot[e], ai = ds->wv_attachment[e], out = 2 * ds->wv_first[e];
-        if (doc->attachments[ai].type == OB_ATT_MESH) {
+        int kind = wv_kind(doc, ds, ai);
+        ds->wv_slot_entry[2 * slot + 1] = (int32_t)((kind == 0 ? m : kind == 1 ? q : p) - ds->wv_rec);
+        if (kind == 0) {
             const struct ob_slot_cache *c = &ds->slot_cache[slot];
             *m++ = (struct ob_wv_rec){slot, ai, out, c->def_linked, c->def_own};
-        } else if (ds->quad_dup_start[ai] >= 0) {
+        } else if (kind == 1) {
             *q++ = (struct ob_wv_rec){(int32_t)(slots[slot].bone * sizeof(ob_mat)), ds->quad_dup_start[ai], out, 0, 0};
         } else {
             *p++ = (struct ob_wv_rec){slot, ai, out, 0, 0};
@@ -1036,6 +1048,43 @@ static int32_t wv_plan_entries(ob_instance *inst)
     return n;
 }
 
+/* Only attachment names changed since the entries were decided: the slots
+** whose new attachment is an entry of the old one's kind and vertex count
+** (or, as before, none) are patched in place (draw, issue 17: a timeline
+** swapping regions).  Returns -1 when the entries must be decided again. */
+static int wv_patch_names(ob_instance *inst)
+{
+    const ob_document *doc = inst->doc;
+    ob_draw_state *ds = inst->draw;
+    const int32_t ns = doc->slot_count, *names = inst->slot_attachment, *uv_start = ds->uv_start;
+    const uint8_t *active = inst->bone_active;
+    int32_t *kn = ds->wv_key + ns;
+    for (int32_t s = 0; s < ns; s++) {
+        if (kn[s] == names[s]) continue;
+        if (active[doc->slots[s].bone]) {
+            const struct ob_slot_cache *c = slot_cached(inst, s);
+            int32_t ai = c->attachment, e = ds->wv_slot_entry[2 * s];
+            if (ai >= 0 && uv_start[ai] >= 0) {
+                if (e < 0) return -1;
+                int32_t old = ds->wv_attachment[e];
+                int kind = wv_kind(doc, ds, ai);
+                if (kind != wv_kind(doc, ds, old) || ds->uv_count[ai] != ds->uv_count[old]) return -1;
+                struct ob_wv_rec *r = &ds->wv_rec[ds->wv_slot_entry[2 * s + 1]];
+                r->b = kind == 1 ? ds->quad_dup_start[ai] : ai;
+                if (kind == 0) {
+                    r->d = c->def_linked;
+                    r->e = c->def_own;
+                }
+                ds->wv_attachment[e] = ai;
+            } else if (e >= 0) {
+                return -1;
+            }
+        }
+        kn[s] = names[s];
+    }
+    return 0;
+}
+
 int32_t ob_world_vertices_build(ob_instance *inst)
 {
     const ob_document *doc = inst->doc;
@@ -1045,8 +1094,8 @@ int32_t ob_world_vertices_build(ob_instance *inst)
     /* draw (issue 17): the entries of the last frame, unless what decides them changed */
     if (!ds->wv_planned || ds->wv_key_skin != inst->skin ||
         memcmp(ds->wv_key, inst->draw_order, (size_t)ns * sizeof(int32_t)) != 0 ||
-        memcmp(ds->wv_key + ns, inst->slot_attachment, (size_t)ns * sizeof(int32_t)) != 0 ||
-        memcmp(ds->wv_key + 2 * (size_t)ns, inst->bone_active, (size_t)doc->bone_count) != 0) {
+        memcmp(ds->wv_key + 2 * (size_t)ns, inst->bone_active, (size_t)doc->bone_count) != 0 ||
+        (memcmp(ds->wv_key + ns, inst->slot_attachment, (size_t)ns * sizeof(int32_t)) != 0 && wv_patch_names(inst) < 0)) {
         if (wv_plan_entries(inst) < 0) return -1;
     }
     float *wv = ds->wv;

@@ -91,6 +91,8 @@ typedef struct ob_draw_state {
     int wv_planned;              /* wv_key and the records describe the entries */
     int32_t wv_key_skin;
     int32_t *wv_key;             /* draw order (slot count), attachment names (slot count), active flags (bytes) */
+    int32_t *wv_slot_entry;      /* per slot: its entry (-1 none), its record; when only names changed, a slot whose
+                                 ** new attachment is an entry of the same kind and count is patched */
     struct ob_wv_rec { int32_t a, b, c, d, e; } *wv_rec; /* quads {bone offset, quad_dup pair, out},
                                  ** then polygons {slot, ai, out}, then meshes {slot, ai, out, linked, own} */
     int32_t wv_quad_count, wv_poly_count, wv_mesh_count;
