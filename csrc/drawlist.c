@@ -17,6 +17,22 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+/* draw (issue 17): the plain regions' corner transform four lanes wide (two
+** corners, each lane the operations of the SSE2 and scalar forms, so the same
+** bits), built with -mavx2 or as a clone picked at run time, the rule of the
+** vertex kernels (attachment_vertices.c) */
+#if defined(__AVX2__)
+#define QD_AVX2 1
+#define QD_AVX2_HERE() 1
+#define QD_AVX
+#elif defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__) && !defined(OB_NO_DISPATCH)
+#define QD_AVX2 1
+#define QD_AVX2_HERE() (__builtin_cpu_supports("avx2") != 0)
+#define QD_AVX __attribute__((target("avx2")))
+#endif
+#ifdef QD_AVX2
+#include <immintrin.h>
+#endif
 
 
 /* ---- geometry helpers (§8.2, §8.6, §8.7) --------------------------- */
@@ -243,8 +259,9 @@ static int build_region_mesh_caches(const ob_document *doc, ob_draw_state *ds)
 }
 
 /* draw (issue 17): the local corners of the plain regions (no packed
-** polygon, not trimmed) as (x, x, y, y) each, 64-byte aligned, for the
-** world-vertex records' corner transform. */
+** polygon, not trimmed), 64-byte aligned, for the world-vertex records'
+** corner transform: per pair of corners (x0, x0, x1, x1, y0, y0, y1, y1),
+** so both lane widths read their operands as they are multiplied. */
 static int build_quad_dup(const ob_document *doc, ob_draw_state *ds)
 {
     int32_t na = doc->attachment_count, nq = 0;
@@ -264,8 +281,9 @@ static int build_quad_dup(const ob_document *doc, ob_draw_state *ds)
         const double *l = ds->local_quad + 8 * (size_t)i;
         double *q = ds->quad_dup + ds->quad_dup_start[i];
         for (int k = 0; k < 4; k++) {
-            q[4 * k] = q[4 * k + 1] = l[2 * k];
-            q[4 * k + 2] = q[4 * k + 3] = l[2 * k + 1];
+            double *c = q + 8 * (k / 2) + 2 * (k % 2);
+            c[0] = c[1] = l[2 * k];
+            c[4] = c[5] = l[2 * k + 1];
         }
     }
     return 0;
@@ -662,20 +680,39 @@ static inline void quad_dup_world(const double *m, const double *l, float *v)
 #ifdef __SSE2__
     __m128d ma = _mm_loadh_pd(_mm_load_sd(m), m + 2), mb = _mm_loadh_pd(_mm_load_sd(m + 1), m + 3);
     __m128d mx = _mm_loadu_pd(m + 4);
-    __m128d w0 = _mm_add_pd(_mm_add_pd(_mm_mul_pd(ma, _mm_load_pd(l)), _mm_mul_pd(mb, _mm_load_pd(l + 2))), mx);
-    __m128d w1 = _mm_add_pd(_mm_add_pd(_mm_mul_pd(ma, _mm_load_pd(l + 4)), _mm_mul_pd(mb, _mm_load_pd(l + 6))), mx);
-    __m128d w2 = _mm_add_pd(_mm_add_pd(_mm_mul_pd(ma, _mm_load_pd(l + 8)), _mm_mul_pd(mb, _mm_load_pd(l + 10))), mx);
-    __m128d w3 = _mm_add_pd(_mm_add_pd(_mm_mul_pd(ma, _mm_load_pd(l + 12)), _mm_mul_pd(mb, _mm_load_pd(l + 14))), mx);
+    __m128d w0 = _mm_add_pd(_mm_add_pd(_mm_mul_pd(ma, _mm_load_pd(l)), _mm_mul_pd(mb, _mm_load_pd(l + 4))), mx);
+    __m128d w1 = _mm_add_pd(_mm_add_pd(_mm_mul_pd(ma, _mm_load_pd(l + 2)), _mm_mul_pd(mb, _mm_load_pd(l + 6))), mx);
+    __m128d w2 = _mm_add_pd(_mm_add_pd(_mm_mul_pd(ma, _mm_load_pd(l + 8)), _mm_mul_pd(mb, _mm_load_pd(l + 12))), mx);
+    __m128d w3 = _mm_add_pd(_mm_add_pd(_mm_mul_pd(ma, _mm_load_pd(l + 10)), _mm_mul_pd(mb, _mm_load_pd(l + 14))), mx);
     _mm_storeu_ps(v, _mm_movelh_ps(_mm_cvtpd_ps(w0), _mm_cvtpd_ps(w1)));
     _mm_storeu_ps(v + 4, _mm_movelh_ps(_mm_cvtpd_ps(w2), _mm_cvtpd_ps(w3)));
 #else
     for (int i = 0; i < 4; i++) {
-        double lx = l[4 * i], ly = l[4 * i + 2];
+        double lx = l[8 * (i / 2) + 2 * (i % 2)], ly = l[8 * (i / 2) + 2 * (i % 2) + 4];
         v[2 * i] = (float)(m[0] * lx + m[1] * ly + m[4]);
         v[2 * i + 1] = (float)(m[2] * lx + m[3] * ly + m[5]);
     }
 #endif
 }
+
+#ifdef QD_AVX2
+/* The plain regions' records [r, end): quad_dup_world two corners a lane
+** pair (the matrix as (a, c, a, c), (b, d, b, d), (x, y, x, y)). */
+QD_AVX static void quads_avx2(const struct ob_wv_rec *r, const struct ob_wv_rec *end, const char *world,
+                              const double *dup, float *wv)
+{
+    for (; r < end; r++) {
+        const double *m = (const double *)(world + r->a), *l = dup + r->b;
+        __m256d abcd = _mm256_loadu_pd(m);
+        __m256d ma = _mm256_permute4x64_pd(abcd, 0x88), mb = _mm256_permute4x64_pd(abcd, 0xdd);
+        __m256d mx = _mm256_broadcast_pd((const __m128d *)(const void *)(m + 4));
+        __m256d w01 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(ma, _mm256_load_pd(l)), _mm256_mul_pd(mb, _mm256_load_pd(l + 4))), mx);
+        __m256d w23 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(ma, _mm256_load_pd(l + 8)), _mm256_mul_pd(mb, _mm256_load_pd(l + 12))), mx);
+        _mm_storeu_ps(wv + r->c, _mm256_cvtpd_ps(w01));
+        _mm_storeu_ps(wv + r->c + 4, _mm256_cvtpd_ps(w23));
+    }
+}
+#endif
 
 /* §8.2 / §8.7 the world vertices of a region: the quad through the slot
 ** bone, then quadPoints for a packed polygon or a trimmed region. */
@@ -1103,6 +1140,12 @@ int32_t ob_world_vertices_build(ob_instance *inst)
     /* §8.2 plain regions: the slot bone's world matrix on the cached corners */
     const char *world = (const char *)inst->world;
     const double *dup = ds->quad_dup;
+#ifdef QD_AVX2
+    if (ds->wv_plan.width != 1 && QD_AVX2_HERE()) {  /* width 1: the SSE2 baseline (tests) */
+        quads_avx2(r, end, world, dup, wv);
+        r = end;
+    }
+#endif
     for (; r < end; r++) quad_dup_world((const double *)(world + r->a), dup + r->b, wv + r->c);
     /* §8.7 packed polygons and trimmed regions */
     for (end += ds->wv_poly_count; r < end; r++) region_world(inst, r->a, r->b, wv + r->c);
