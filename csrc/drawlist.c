@@ -479,13 +479,20 @@ int ob_draw_state_create(ob_instance *inst)
     return 0;
 }
 
+/* An entry's record kind: 0 mesh, 1 plain region, 2 other region. */
+static inline int wv_kind(const ob_document *doc, const ob_draw_state *ds, int32_t ai)
+{
+    return doc->attachments[ai].type == OB_ATT_MESH ? 0 : ds->quad_dup_start[ai] >= 0 ? 1 : 2;
+}
+
 /* What ob_world_vertices_build writes and reads, once, at the first build
 ** of either kind: its entries, its vertices (as the draw list sizes them),
 ** the per-slot attachment cache and the document's shared weighted plan. */
 static int size_world_vertices(ob_instance *inst)
 {
     ob_draw_state *ds = inst->draw;
-    int32_t ns = inst->doc->slot_count;
+    const ob_document *doc = inst->doc;
+    int32_t ns = doc->slot_count;
     if (!(ds->wv_plan.plan = shared_plan(inst->doc))) return -1;
     /* a build after one that ran out of memory allocates again: free what it left */
     free(ds->wv_slot); free(ds->wv_attachment); free(ds->wv_first); free(ds->wv_vertices); free(ds->wv);
@@ -505,9 +512,27 @@ static int size_world_vertices(ob_instance *inst)
     ds->wv_capacity = ds->vertex_capacity;
     XALLOC(ds->slot_cache, ns);
     XALLOC(ds->wv_key, 2 * (size_t)ns + ((size_t)inst->doc->bone_count + 3) / 4);
-    XALLOC(ds->wv_rec, ns);
     XALLOC(ds->wv_slot_entry, 2 * (size_t)ns);
-    for (int32_t s = 0; s < ns; s++) ds->slot_cache[s].skin = INT32_MIN;  /* nothing cached */
+    for (int32_t s = 0; s < ns; s++) {
+        ds->slot_cache[s].skin = INT32_MIN;  /* nothing cached */
+        ds->slot_cache[s].bone = doc->slots[s].bone;
+    }
+    /* the records: per kind, one for each slot some skin lets show that kind */
+    uint8_t *can = calloc(ns > 0 ? (size_t)ns : 1, 1);
+    if (!can) return -1;
+    for (int32_t k = 0; k < doc->skin_count; k++)
+        for (int32_t e = 0; e < doc->skins[k].entry_count; e++) {
+            int32_t s = doc->skins[k].entries[e].slot, ai = doc->skins[k].entries[e].attachment;
+            if (s >= 0 && s < ns && ai >= 0 && ai < doc->attachment_count && ds->uv_start[ai] >= 0)
+                can[s] |= (uint8_t)(1u << wv_kind(doc, ds, ai));
+        }
+    int32_t cap[3] = {0, 0, 0};
+    for (int32_t s = 0; s < ns; s++)
+        for (int k = 0; k < 3; k++) cap[k] += (can[s] >> k) & 1;
+    free(can);
+    ds->wv_poly_base = cap[1];
+    ds->wv_mesh_base = cap[1] + cap[2];
+    XALLOC(ds->wv_rec, (size_t)cap[0] + cap[1] + cap[2]);
     ds->wv_sized = 1;
     return 0;
 }
@@ -567,6 +592,7 @@ int ob_draw_set_text(ob_instance *inst, int32_t slot, const char *text)
     return 0;
 }
 
+
 /* The slot's cache entry, resolved again when its attachment name or the
 ** skin changed (the document, and so the look-up, never changes). */
 static inline const struct ob_slot_cache *slot_cached(ob_instance *inst, int32_t slot)
@@ -578,8 +604,18 @@ static inline const struct ob_slot_cache *slot_cached(ob_instance *inst, int32_t
         c->skin = inst->skin;
         c->attachment = ob_skeleton_get_attachment(inst, slot, name);  /* §8.1 */
         c->def_linked = c->def_own = -1;
-        if (c->attachment >= 0)
-            ob_attachment_deform_entries(inst, slot, &inst->doc->attachments[c->attachment], &c->def_linked, &c->def_own);
+        c->kind = -1;
+        c->count = c->aux = 0;
+        int32_t ai = c->attachment;
+        if (ai >= 0) {
+            const ob_draw_state *ds = inst->draw;
+            ob_attachment_deform_entries(inst, slot, &inst->doc->attachments[ai], &c->def_linked, &c->def_own);
+            if (ds->uv_start[ai] >= 0) {  /* regions and meshes: world-vertex entries */
+                c->kind = wv_kind(inst->doc, ds, ai);
+                c->count = ds->uv_count[ai];
+                c->aux = c->kind == 1 ? ds->quad_dup_start[ai] : ai;
+            }
+        }
     }
     return c;
 }
@@ -1018,11 +1054,6 @@ int32_t ob_draw_build(ob_instance *inst)
 
 /* ---- world vertices only (issue 9) ---------------------------------- */
 
-/* An entry's record kind: 0 mesh, 1 plain region, 2 other region. */
-static inline int wv_kind(const ob_document *doc, const ob_draw_state *ds, int32_t ai)
-{
-    return doc->attachments[ai].type == OB_ATT_MESH ? 0 : ds->quad_dup_start[ai] >= 0 ? 1 : 2;
-}
 
 /* The entries (§8.4 draw order, active slot bone, a region or a mesh shown),
 ** decided again: the entry arrays, the records and the key they hold for
@@ -1031,53 +1062,45 @@ static int32_t wv_plan_entries(ob_instance *inst)
 {
     const ob_document *doc = inst->doc;
     ob_draw_state *ds = inst->draw;
-    const int32_t *order = inst->draw_order, *names = inst->slot_attachment, *uv_start = ds->uv_start;
-    const int32_t ns = doc->slot_count, nb = doc->bone_count;
+    const int32_t *order = inst->draw_order, *names = inst->slot_attachment;
+    const int32_t ns = doc->slot_count, nb = doc->bone_count, skin = inst->skin, cap = ds->wv_capacity;
     const uint8_t *active = inst->bone_active;
-    const ob_slot_data *slots = doc->slots;
-    int32_t n = 0, nv = 0, nq = 0, np = 0, nm = 0;
+    struct ob_slot_cache *cache = ds->slot_cache;
+    int32_t *e_slot = ds->wv_slot, *e_att = ds->wv_attachment, *e_first = ds->wv_first, *e_count = ds->wv_vertices;
+    int32_t *slot_entry = ds->wv_slot_entry;
+    /* the records of each kind from the kind's base, in draw order (one pass) */
+    struct ob_wv_rec *base[3] = {ds->wv_rec + ds->wv_mesh_base, ds->wv_rec, ds->wv_rec + ds->wv_poly_base};
+    struct ob_wv_rec *next[3] = {base[0], base[1], base[2]};
+    int32_t n = 0, nv = 0;
     ds->wv_planned = 0;
-    for (int32_t s = 0; s < ns; s++) ds->wv_slot_entry[2 * s] = -1;
+    for (int32_t s = 0; s < ns; s++) slot_entry[2 * s] = -1;
     for (int32_t o = 0; o < ns; o++) {
         int32_t slot = order[o];
-        if (!active[slots[slot].bone]) continue;  /* §8.4 */
-        const struct ob_slot_cache *c = slot_cached(inst, slot);
-        int32_t ai = c->attachment;
-        if (ai < 0 || uv_start[ai] < 0) continue;  /* regions and meshes only */
-        int32_t k = ds->uv_count[ai];
-        if (nv + k > ds->wv_capacity) return -1;  /* cannot happen: sized per slot */
-        ds->wv_slot[n] = slot;
-        ds->wv_attachment[n] = ai;
-        ds->wv_first[n] = nv;
-        ds->wv_vertices[n] = k;
-        ds->wv_slot_entry[2 * slot] = n;
+        const struct ob_slot_cache *c = &cache[slot];
+        if (!active[c->bone]) continue;  /* §8.4 */
+        if (c->name != names[slot] || c->skin != skin) c = slot_cached(inst, slot);
+        int kind = c->kind;
+        if (kind < 0) continue;  /* regions and meshes only */
+        int32_t k = c->count;
+        if (nv + k > cap) return -1;  /* cannot happen: sized per slot */
+        e_slot[n] = slot;
+        e_att[n] = c->attachment;
+        e_first[n] = nv;
+        e_count[n] = k;
+        slot_entry[2 * slot] = n;
+        struct ob_wv_rec *r = next[kind]++;
+        slot_entry[2 * slot + 1] = (int32_t)(r - ds->wv_rec);
+        if (kind == 1) *r = (struct ob_wv_rec){(int32_t)(c->bone * (int32_t)sizeof(ob_mat)), c->aux, 2 * nv, 0, 0};
+        else *r = (struct ob_wv_rec){slot, c->aux, 2 * nv, c->def_linked, c->def_own};
         n++;
         nv += k;
-        if (doc->attachments[ai].type == OB_ATT_MESH) nm++;
-        else if (ds->quad_dup_start[ai] >= 0) nq++;
-        else np++;
     }
-    /* the records, by kind, each kind in draw order */
-    struct ob_wv_rec *q = ds->wv_rec, *p = q + nq, *m = p + np;
-    for (int32_t e = 0; e < n; e++) {
-        int32_t slot = ds->wv_slot[e], ai = ds->wv_attachment[e], out = 2 * ds->wv_first[e];
-        int kind = wv_kind(doc, ds, ai);
-        ds->wv_slot_entry[2 * slot + 1] = (int32_t)((kind == 0 ? m : kind == 1 ? q : p) - ds->wv_rec);
-        if (kind == 0) {
-            const struct ob_slot_cache *c = &ds->slot_cache[slot];
-            *m++ = (struct ob_wv_rec){slot, ai, out, c->def_linked, c->def_own};
-        } else if (kind == 1) {
-            *q++ = (struct ob_wv_rec){(int32_t)(slots[slot].bone * sizeof(ob_mat)), ds->quad_dup_start[ai], out, 0, 0};
-        } else {
-            *p++ = (struct ob_wv_rec){slot, ai, out, 0, 0};
-        }
-    }
-    ds->wv_quad_count = nq;
-    ds->wv_poly_count = np;
-    ds->wv_mesh_count = nm;
+    ds->wv_mesh_count = (int32_t)(next[0] - base[0]);
+    ds->wv_quad_count = (int32_t)(next[1] - base[1]);
+    ds->wv_poly_count = (int32_t)(next[2] - base[2]);
     ds->wv_count = n;
     ds->wv_vertex_count = nv;
-    ds->wv_key_skin = inst->skin;
+    ds->wv_key_skin = skin;
     memcpy(ds->wv_key, order, (size_t)ns * sizeof *order);
     memcpy(ds->wv_key + ns, names, (size_t)ns * sizeof *names);
     memcpy(ds->wv_key + 2 * (size_t)ns, active, (size_t)nb);
@@ -1148,9 +1171,10 @@ int32_t ob_world_vertices_build(ob_instance *inst)
 #endif
     for (; r < end; r++) quad_dup_world((const double *)(world + r->a), dup + r->b, wv + r->c);
     /* §8.7 packed polygons and trimmed regions */
-    for (end += ds->wv_poly_count; r < end; r++) region_world(inst, r->a, r->b, wv + r->c);
+    for (r = ds->wv_rec + ds->wv_poly_base, end = r + ds->wv_poly_count; r < end; r++)
+        region_world(inst, r->a, r->b, wv + r->c);
     /* §8.3 meshes: the deform that applies (its count is the frame's) */
-    for (end += ds->wv_mesh_count; r < end; r++)
+    for (r = ds->wv_rec + ds->wv_mesh_base, end = r + ds->wv_mesh_count; r < end; r++)
         ob_attachment_world_vertices_planned(inst, r->a, r->b, ob_deform_of_entries(inst, r->d, r->e), &ds->wv_plan, wv + r->c);
     return ds->wv_count;
 }
