@@ -1090,7 +1090,7 @@ static int32_t wv_plan_entries(ob_instance *inst)
         slot_entry[2 * slot] = n;
         struct ob_wv_rec *r = next[kind]++;
         slot_entry[2 * slot + 1] = (int32_t)(r - ds->wv_rec);
-        if (kind == 1) *r = (struct ob_wv_rec){(int32_t)(c->bone * (int32_t)sizeof(ob_mat)), c->aux, 2 * nv, 0, 0};
+        if (kind == 1) *r = (struct ob_wv_rec){(int32_t)(c->bone * (int32_t)sizeof(ob_mat)), c->aux, 2 * nv, slot, 0};
         else *r = (struct ob_wv_rec){slot, c->aux, 2 * nv, c->def_linked, c->def_own};
         n++;
         nv += k;
@@ -1108,39 +1108,125 @@ static int32_t wv_plan_entries(ob_instance *inst)
     return n;
 }
 
-/* Only attachment names changed since the entries were decided: the slots
-** whose new attachment is an entry of the old one's kind and vertex count
-** (or, as before, none) are patched in place (draw, issue 17: a timeline
-** swapping regions).  Returns -1 when the entries must be decided again. */
+/* The kinds' records: first, count (of the three kinds, as slot_cache.kind). */
+static inline struct ob_wv_rec *wv_group(ob_draw_state *ds, int kind, int32_t **count)
+{
+    *count = kind == 0 ? &ds->wv_mesh_count : kind == 1 ? &ds->wv_quad_count : &ds->wv_poly_count;
+    return ds->wv_rec + (kind == 0 ? ds->wv_mesh_base : kind == 1 ? 0 : ds->wv_poly_base);
+}
+
+/* The slot a record is for (quads keep it in d). */
+static inline int32_t wv_rec_slot(int kind, const struct ob_wv_rec *r) { return kind == 1 ? r->d : r->a; }
+
+/* Every record whose output starts at or after pair `from` moves by `by` floats. */
+static void wv_shift_out(ob_draw_state *ds, int32_t from, int32_t by)
+{
+    for (int kind = 0; kind < 3; kind++) {
+        int32_t *cnt;
+        struct ob_wv_rec *g = wv_group(ds, kind, &cnt);
+        for (int32_t i = 0; i < *cnt; i++)
+            if (g[i].c >= from) g[i].c += by;
+    }
+}
+
+/* Removes slot s's entry (draw, issue 17: a name change hid it). */
+static void wv_remove(ob_draw_state *ds, int32_t s, int kind)
+{
+    int32_t e = ds->wv_slot_entry[2 * s], ri = ds->wv_slot_entry[2 * s + 1], k = ds->wv_vertices[e];
+    int32_t out = 2 * ds->wv_first[e];
+    for (int32_t i = e + 1; i < ds->wv_count; i++) {  /* the later entries, one back */
+        ds->wv_slot[i - 1] = ds->wv_slot[i];
+        ds->wv_attachment[i - 1] = ds->wv_attachment[i];
+        ds->wv_first[i - 1] = ds->wv_first[i] - k;
+        ds->wv_vertices[i - 1] = ds->wv_vertices[i];
+        ds->wv_slot_entry[2 * ds->wv_slot[i - 1]] = i - 1;
+    }
+    ds->wv_count--;
+    ds->wv_vertex_count -= k;
+    int32_t *cnt;
+    struct ob_wv_rec *g = wv_group(ds, kind, &cnt);
+    for (int32_t i = (int32_t)(ds->wv_rec + ri - g) + 1; i < *cnt; i++) {  /* the kind's later records */
+        g[i - 1] = g[i];
+        ds->wv_slot_entry[2 * wv_rec_slot(kind, &g[i - 1]) + 1] = (int32_t)(g + i - 1 - ds->wv_rec);
+    }
+    (*cnt)--;
+    wv_shift_out(ds, out, -2 * k);
+    ds->wv_slot_entry[2 * s] = -1;
+}
+
+/* Inserts slot s's entry for cache c at its draw position (draw, issue 17:
+** a name change showed it).  Returns -1 if the buffer is short. */
+static int wv_insert(ob_instance *inst, int32_t s, const struct ob_slot_cache *c)
+{
+    ob_draw_state *ds = inst->draw;
+    const int32_t *order = inst->draw_order;
+    int32_t k = c->count, e = 0, kind = c->kind;
+    if (ds->wv_vertex_count + k > ds->wv_capacity) return -1;
+    for (int32_t o = 0; o < inst->doc->slot_count && order[o] != s; o++)
+        e += ds->wv_slot_entry[2 * order[o]] >= 0;  /* the entries drawn before it */
+    int32_t first = e < ds->wv_count ? ds->wv_first[e] : ds->wv_vertex_count;
+    wv_shift_out(ds, 2 * first, 2 * k);
+    for (int32_t i = ds->wv_count - 1; i >= e; i--) {  /* the later entries, one on */
+        ds->wv_slot[i + 1] = ds->wv_slot[i];
+        ds->wv_attachment[i + 1] = ds->wv_attachment[i];
+        ds->wv_first[i + 1] = ds->wv_first[i] + k;
+        ds->wv_vertices[i + 1] = ds->wv_vertices[i];
+        ds->wv_slot_entry[2 * ds->wv_slot[i + 1]] = i + 1;
+    }
+    ds->wv_slot[e] = s;
+    ds->wv_attachment[e] = c->attachment;
+    ds->wv_first[e] = first;
+    ds->wv_vertices[e] = k;
+    ds->wv_slot_entry[2 * s] = e;
+    ds->wv_count++;
+    ds->wv_vertex_count += k;
+    int32_t *cnt;
+    struct ob_wv_rec *g = wv_group(ds, kind, &cnt);
+    int32_t j = 0;
+    while (j < *cnt && g[j].c < 2 * first) j++;  /* the kind's records stay in draw order */
+    for (int32_t i = *cnt - 1; i >= j; i--) {
+        g[i + 1] = g[i];
+        ds->wv_slot_entry[2 * wv_rec_slot(kind, &g[i + 1]) + 1] = (int32_t)(g + i + 1 - ds->wv_rec);
+    }
+    (*cnt)++;
+    if (kind == 1) g[j] = (struct ob_wv_rec){(int32_t)(c->bone * (int32_t)sizeof(ob_mat)), c->aux, 2 * first, s, 0};
+    else g[j] = (struct ob_wv_rec){s, c->aux, 2 * first, c->def_linked, c->def_own};
+    ds->wv_slot_entry[2 * s + 1] = (int32_t)(g + j - ds->wv_rec);
+    return 0;
+}
+
+/* Only attachment names changed since the entries were decided: a slot
+** whose new attachment is an entry of the old one's kind and vertex count is
+** patched in place, one that shows or hides an entry (or changes its kind or
+** count) has it inserted or removed, the later entries moved (draw, issue 17:
+** timelines swapping, showing and hiding regions).  Returns -1 when the
+** entries must be decided again. */
 static int wv_patch_names(ob_instance *inst)
 {
     const ob_document *doc = inst->doc;
     ob_draw_state *ds = inst->draw;
-    const int32_t ns = doc->slot_count, *names = inst->slot_attachment, *uv_start = ds->uv_start;
+    const int32_t ns = doc->slot_count, *names = inst->slot_attachment;
     const uint8_t *active = inst->bone_active;
     int32_t *kn = ds->wv_key + ns;
     for (int32_t s = 0; s < ns; s++) {
         if (kn[s] == names[s]) continue;
-        if (active[doc->slots[s].bone]) {
-            const struct ob_slot_cache *c = slot_cached(inst, s);
-            int32_t ai = c->attachment, e = ds->wv_slot_entry[2 * s];
-            if (ai >= 0 && uv_start[ai] >= 0) {
-                if (e < 0) return -1;
-                int32_t old = ds->wv_attachment[e];
-                int kind = wv_kind(doc, ds, ai);
-                if (kind != wv_kind(doc, ds, old) || ds->uv_count[ai] != ds->uv_count[old]) return -1;
-                struct ob_wv_rec *r = &ds->wv_rec[ds->wv_slot_entry[2 * s + 1]];
-                r->b = kind == 1 ? ds->quad_dup_start[ai] : ai;
-                if (kind == 0) {
-                    r->d = c->def_linked;
-                    r->e = c->def_own;
-                }
-                ds->wv_attachment[e] = ai;
-            } else if (e >= 0) {
-                return -1;
-            }
-        }
         kn[s] = names[s];
+        if (!active[ds->slot_cache[s].bone]) continue;  /* §8.4: never an entry */
+        const struct ob_slot_cache *c = slot_cached(inst, s);
+        int32_t e = ds->wv_slot_entry[2 * s];
+        int old = e >= 0 ? wv_kind(doc, ds, ds->wv_attachment[e]) : -1;
+        if (e >= 0 && c->kind == old && c->count == ds->wv_vertices[e]) {
+            struct ob_wv_rec *r = &ds->wv_rec[ds->wv_slot_entry[2 * s + 1]];
+            r->b = c->aux;
+            if (old != 1) {
+                r->d = c->def_linked;
+                r->e = c->def_own;
+            }
+            ds->wv_attachment[e] = c->attachment;
+            continue;
+        }
+        if (e >= 0) wv_remove(ds, s, old);
+        if (c->kind >= 0 && wv_insert(inst, s, c) < 0) return -1;
     }
     return 0;
 }

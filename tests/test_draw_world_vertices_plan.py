@@ -102,3 +102,33 @@ def test_snapshot_restored_into_the_same_instance():
     inst._restore(snap)
     assert entries(inst) == first
     check(inst, "restored")
+
+
+@pytest.mark.parametrize("name,anim,skin", [("goblins-pro", "walk", "goblin"),
+                                            ("celestial-circus-pro", "swing", None),
+                                            ("hero-pro", "run", "weapon/sword")])
+def test_random_attachment_edits(name, anim, skin):
+    # shows, hides and swaps (other kinds and counts too) in several slots a step, each
+    # step checked against a fresh copy: the in-place patches, insertions and removals
+    import random
+    rnd = random.Random(17)
+    inst = rig(name, anim, skin)
+    doc = inst.document
+    names = doc.slot_names
+    shows = {}
+    for sk in doc.skins:
+        for slot_name, att, _type in sk.attachments:
+            shows.setdefault(slot_name, set()).add(att)
+    choices = {s: sorted(v) + [None] for s, v in shows.items()}
+    slots = sorted(choices)
+    for f in range(40):
+        inst.advance(1 / 30)
+        for _ in range(rnd.randrange(0, 5)):
+            s = rnd.choice(slots)
+            inst.set_slot_attachment(s, rnd.choice(choices[s]))
+        check(inst, f"{name} step {f}")
+        if f % 7 == 3:  # twice without a pose change between
+            s = rnd.choice(slots)
+            inst.set_slot_attachment(s, rnd.choice(choices[s]))
+            check(inst, f"{name} step {f} again")
+    assert names
