@@ -17,6 +17,22 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+/* draw (issue 17): the plain regions' corner transform four lanes wide (two
+** corners, each lane the operations of the SSE2 and scalar forms, so the same
+** bits), built with -mavx2 or as a clone picked at run time, the rule of the
+** vertex kernels (attachment_vertices.c) */
+#if defined(__AVX2__)
+#define QD_AVX2 1
+#define QD_AVX2_HERE() 1
+#define QD_AVX
+#elif defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__) && !defined(OB_NO_DISPATCH)
+#define QD_AVX2 1
+#define QD_AVX2_HERE() (__builtin_cpu_supports("avx2") != 0)
+#define QD_AVX __attribute__((target("avx2")))
+#endif
+#ifdef QD_AVX2
+#include <immintrin.h>
+#endif
 
 
 /* ---- geometry helpers (§8.2, §8.6, §8.7) --------------------------- */
@@ -242,6 +258,37 @@ static int build_region_mesh_caches(const ob_document *doc, ob_draw_state *ds)
     return 0;
 }
 
+/* draw (issue 17): the local corners of the plain regions (no packed
+** polygon, not trimmed), 64-byte aligned, for the world-vertex records'
+** corner transform: per pair of corners (x0, x0, x1, x1, y0, y0, y1, y1),
+** so both lane widths read their operands as they are multiplied. */
+static int build_quad_dup(const ob_document *doc, ob_draw_state *ds)
+{
+    int32_t na = doc->attachment_count, nq = 0;
+    XALLOC(ds->quad_dup_start, na);
+    for (int32_t i = 0; i < na; i++) {
+        ds->quad_dup_start[i] = -1;
+        if (doc->attachments[i].type == OB_ATT_REGION && ds->uv_start[i] >= 0 && ds->pt_start[i] < 0) {
+            if (nq >= INT32_MAX / 32) return -1;
+            ds->quad_dup_start[i] = 16 * nq++;
+        }
+    }
+    size_t bytes = ((size_t)(nq > 0 ? nq : 1) * 16 * sizeof(double) + 63) & ~(size_t)63;
+    ds->quad_dup = aligned_alloc(64, bytes);
+    if (!ds->quad_dup) return -1;
+    for (int32_t i = 0; i < na; i++) {
+        if (ds->quad_dup_start[i] < 0) continue;
+        const double *l = ds->local_quad + 8 * (size_t)i;
+        double *q = ds->quad_dup + ds->quad_dup_start[i];
+        for (int k = 0; k < 4; k++) {
+            double *c = q + 8 * (k / 2) + 2 * (k % 2);
+            c[0] = c[1] = l[2 * k];
+            c[4] = c[5] = l[2 * k + 1];
+        }
+    }
+    return 0;
+}
+
 /* The per-attachment caches (outlines, local quads, uvs, quad fractions,
 ** earcut indices, sequence inputs) depend on the document alone: built once
 ** per document, by its first instance, and shared by all (issue 17: 14 KB of
@@ -259,6 +306,7 @@ static void free_caches(ob_draw_state *ds)
     free(ds->uv_start); free(ds->uv_count); free(ds->uv_pool); free(ds->pt_start); free(ds->pt_pool);
     free(ds->tri_start); free(ds->tri_count); free(ds->tris);
     free(ds->seq_input);
+    free(ds->quad_dup_start); free(ds->quad_dup);
 }
 
 static void draw_shared_free(void *p)
@@ -301,6 +349,7 @@ static int build_caches(const ob_document *doc, ob_draw_state *ds)
             ob_quad_local(&doc->attachments[i], ds->local_quad + 8 * (size_t)i);
     }
     if (build_region_mesh_caches(doc, ds) < 0) return -1;
+    if (build_quad_dup(doc, ds) < 0) return -1;
     ob_earcut_ctx *ec = ob_earcut_ctx_create();
     if (!ec) return -1;
     /* earcut of the shape outlines and of unweighted clipping vertices (§8.4, §8.5) */
@@ -390,6 +439,7 @@ int ob_draw_state_create(ob_instance *inst)
     ds->pt_start = k->pt_start; ds->pt_pool = k->pt_pool;
     ds->tri_start = k->tri_start; ds->tri_count = k->tri_count; ds->tris = k->tris;
     ds->seq_input = k->seq_input;
+    ds->quad_dup_start = k->quad_dup_start; ds->quad_dup = k->quad_dup;
     XALLOC(ds->text_override, ns);
 
     /* buffer sizes: per slot, the largest need over the attachments it can show */
@@ -429,20 +479,31 @@ int ob_draw_state_create(ob_instance *inst)
     return 0;
 }
 
+/* An entry's record kind: 0 mesh, 1 plain region, 2 other region. */
+static inline int wv_kind(const ob_document *doc, const ob_draw_state *ds, int32_t ai)
+{
+    return doc->attachments[ai].type == OB_ATT_MESH ? 0 : ds->quad_dup_start[ai] >= 0 ? 1 : 2;
+}
+
 /* What ob_world_vertices_build writes and reads, once, at the first build
 ** of either kind: its entries, its vertices (as the draw list sizes them),
 ** the per-slot attachment cache and the document's shared weighted plan. */
 static int size_world_vertices(ob_instance *inst)
 {
     ob_draw_state *ds = inst->draw;
-    int32_t ns = inst->doc->slot_count;
+    const ob_document *doc = inst->doc;
+    int32_t ns = doc->slot_count;
     if (!(ds->wv_plan.plan = shared_plan(inst->doc))) return -1;
     /* a build after one that ran out of memory allocates again: free what it left */
     free(ds->wv_slot); free(ds->wv_attachment); free(ds->wv_first); free(ds->wv_vertices); free(ds->wv);
-    free(ds->slot_cache);
+    free(ds->slot_cache); free(ds->wv_key); free(ds->wv_rec); free(ds->wv_slot_entry);
     ds->wv_slot = ds->wv_attachment = ds->wv_first = ds->wv_vertices = NULL;
     ds->wv = NULL;
     ds->slot_cache = NULL;
+    ds->wv_key = NULL;
+    ds->wv_rec = NULL;
+    ds->wv_slot_entry = NULL;
+    ds->wv_planned = 0;
     XALLOC(ds->wv_slot, ns);
     XALLOC(ds->wv_attachment, ns);
     XALLOC(ds->wv_first, ns);
@@ -450,7 +511,28 @@ static int size_world_vertices(ob_instance *inst)
     XALLOC(ds->wv, 2 * (size_t)ds->vertex_capacity);
     ds->wv_capacity = ds->vertex_capacity;
     XALLOC(ds->slot_cache, ns);
-    for (int32_t s = 0; s < ns; s++) ds->slot_cache[s].skin = INT32_MIN;  /* nothing cached */
+    XALLOC(ds->wv_key, 2 * (size_t)ns + ((size_t)inst->doc->bone_count + 3) / 4);
+    XALLOC(ds->wv_slot_entry, 2 * (size_t)ns);
+    for (int32_t s = 0; s < ns; s++) {
+        ds->slot_cache[s].skin = INT32_MIN;  /* nothing cached */
+        ds->slot_cache[s].bone = doc->slots[s].bone;
+    }
+    /* the records: per kind, one for each slot some skin lets show that kind */
+    uint8_t *can = calloc(ns > 0 ? (size_t)ns : 1, 1);
+    if (!can) return -1;
+    for (int32_t k = 0; k < doc->skin_count; k++)
+        for (int32_t e = 0; e < doc->skins[k].entry_count; e++) {
+            int32_t s = doc->skins[k].entries[e].slot, ai = doc->skins[k].entries[e].attachment;
+            if (s >= 0 && s < ns && ai >= 0 && ai < doc->attachment_count && ds->uv_start[ai] >= 0)
+                can[s] |= (uint8_t)(1u << wv_kind(doc, ds, ai));
+        }
+    int32_t cap[3] = {0, 0, 0};
+    for (int32_t s = 0; s < ns; s++)
+        for (int k = 0; k < 3; k++) cap[k] += (can[s] >> k) & 1;
+    free(can);
+    ds->wv_poly_base = cap[1];
+    ds->wv_mesh_base = cap[1] + cap[2];
+    XALLOC(ds->wv_rec, (size_t)cap[0] + cap[1] + cap[2]);
     ds->wv_sized = 1;
     return 0;
 }
@@ -485,7 +567,7 @@ void ob_draw_state_free(ob_instance *inst)
     free(ds->text_override);
     /* the caches are the document's (shared_caches) */
     free(ds->wv_slot); free(ds->wv_attachment); free(ds->wv_first); free(ds->wv_vertices); free(ds->wv);
-    free(ds->slot_cache);
+    free(ds->slot_cache); free(ds->wv_key); free(ds->wv_rec); free(ds->wv_slot_entry);
     free(ds->items); free(ds->masks);
     free(ds->vertices); free(ds->uvs); free(ds->indices); free(ds->colors);
     free(ds->mask_vertices); free(ds->mask_indices);
@@ -510,6 +592,7 @@ int ob_draw_set_text(ob_instance *inst, int32_t slot, const char *text)
     return 0;
 }
 
+
 /* The slot's cache entry, resolved again when its attachment name or the
 ** skin changed (the document, and so the look-up, never changes). */
 static inline const struct ob_slot_cache *slot_cached(ob_instance *inst, int32_t slot)
@@ -521,8 +604,18 @@ static inline const struct ob_slot_cache *slot_cached(ob_instance *inst, int32_t
         c->skin = inst->skin;
         c->attachment = ob_skeleton_get_attachment(inst, slot, name);  /* §8.1 */
         c->def_linked = c->def_own = -1;
-        if (c->attachment >= 0)
-            ob_attachment_deform_entries(inst, slot, &inst->doc->attachments[c->attachment], &c->def_linked, &c->def_own);
+        c->kind = -1;
+        c->count = c->aux = 0;
+        int32_t ai = c->attachment;
+        if (ai >= 0) {
+            const ob_draw_state *ds = inst->draw;
+            ob_attachment_deform_entries(inst, slot, &inst->doc->attachments[ai], &c->def_linked, &c->def_own);
+            if (ds->uv_start[ai] >= 0) {  /* regions and meshes: world-vertex entries */
+                c->kind = wv_kind(inst->doc, ds, ai);
+                c->count = ds->uv_count[ai];
+                c->aux = c->kind == 1 ? ds->quad_dup_start[ai] : ai;
+            }
+        }
     }
     return c;
 }
@@ -615,32 +708,60 @@ static void tint(const double *slot, const double *att, double out[4])
     for (int i = 0; i < 4; i++) out[i] = slot[i] * att[i];  /* §8.4 slot.color × att.color */
 }
 
+/* §8.2 a plain region's world corners, float32: quad_to_world's sums on the
+** corners as quad_dup holds them, x and y in two lanes, two corners a store
+** (issue 17). m: the slot bone's world matrix. */
+static inline void quad_dup_world(const double *m, const double *l, float *v)
+{
+#ifdef __SSE2__
+    __m128d ma = _mm_loadh_pd(_mm_load_sd(m), m + 2), mb = _mm_loadh_pd(_mm_load_sd(m + 1), m + 3);
+    __m128d mx = _mm_loadu_pd(m + 4);
+    __m128d w0 = _mm_add_pd(_mm_add_pd(_mm_mul_pd(ma, _mm_load_pd(l)), _mm_mul_pd(mb, _mm_load_pd(l + 4))), mx);
+    __m128d w1 = _mm_add_pd(_mm_add_pd(_mm_mul_pd(ma, _mm_load_pd(l + 2)), _mm_mul_pd(mb, _mm_load_pd(l + 6))), mx);
+    __m128d w2 = _mm_add_pd(_mm_add_pd(_mm_mul_pd(ma, _mm_load_pd(l + 8)), _mm_mul_pd(mb, _mm_load_pd(l + 12))), mx);
+    __m128d w3 = _mm_add_pd(_mm_add_pd(_mm_mul_pd(ma, _mm_load_pd(l + 10)), _mm_mul_pd(mb, _mm_load_pd(l + 14))), mx);
+    _mm_storeu_ps(v, _mm_movelh_ps(_mm_cvtpd_ps(w0), _mm_cvtpd_ps(w1)));
+    _mm_storeu_ps(v + 4, _mm_movelh_ps(_mm_cvtpd_ps(w2), _mm_cvtpd_ps(w3)));
+#else
+    for (int i = 0; i < 4; i++) {
+        double lx = l[8 * (i / 2) + 2 * (i % 2)], ly = l[8 * (i / 2) + 2 * (i % 2) + 4];
+        v[2 * i] = (float)(m[0] * lx + m[1] * ly + m[4]);
+        v[2 * i + 1] = (float)(m[2] * lx + m[3] * ly + m[5]);
+    }
+#endif
+}
+
+#ifdef QD_AVX2
+/* The plain regions' records [r, end): quad_dup_world two corners a lane
+** pair (the matrix as (a, c, a, c), (b, d, b, d), (x, y, x, y)). */
+QD_AVX static void quads_avx2(const struct ob_wv_rec *r, const struct ob_wv_rec *end, const char *world,
+                              const double *dup, float *wv)
+{
+    for (; r < end; r++) {
+        const double *m = (const double *)(world + r->a), *l = dup + r->b;
+        __m256d abcd = _mm256_loadu_pd(m);
+        __m256d ma = _mm256_permute4x64_pd(abcd, 0x88), mb = _mm256_permute4x64_pd(abcd, 0xdd);
+        __m256d mx = _mm256_broadcast_pd((const __m128d *)(const void *)(m + 4));
+        __m256d w01 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(ma, _mm256_load_pd(l)), _mm256_mul_pd(mb, _mm256_load_pd(l + 4))), mx);
+        __m256d w23 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(ma, _mm256_load_pd(l + 8)), _mm256_mul_pd(mb, _mm256_load_pd(l + 12))), mx);
+        _mm_storeu_ps(wv + r->c, _mm256_cvtpd_ps(w01));
+        _mm_storeu_ps(wv + r->c + 4, _mm256_cvtpd_ps(w23));
+    }
+}
+#endif
+
 /* §8.2 / §8.7 the world vertices of a region: the quad through the slot
 ** bone, then quadPoints for a packed polygon or a trimmed region. */
 static void region_world(const ob_instance *inst, int32_t slot, int32_t ai, float *v)
 {
     const ob_draw_state *ds = inst->draw;
-    double q[8];
     if (ds->pt_start[ai] >= 0) {
+        double q[8];
         cached_quad(inst, slot, ai, q);
         ob_quad_points(q, ds->pt_pool + 2 * (size_t)ds->pt_start[ai], ds->uv_count[ai], v);
         return;
     }
-#ifdef __SSE2__
-    /* quad_to_world's sums, x and y in two lanes, converted two corners at a time (issue 17) */
-    const ob_mat *m = &inst->world[inst->doc->slots[slot].bone];
-    const double *l = ds->local_quad + 8 * (size_t)ai;
-    __m128d ma = _mm_set_pd(m->c, m->a), mb = _mm_set_pd(m->d, m->b), mx = _mm_set_pd(m->y, m->x);
-    for (int i = 0; i < 4; i += 2) {
-        __m128d p = _mm_loadu_pd(l + 2 * i), r = _mm_loadu_pd(l + 2 * i + 2);
-        __m128d wp = _mm_add_pd(_mm_add_pd(_mm_mul_pd(ma, _mm_unpacklo_pd(p, p)), _mm_mul_pd(mb, _mm_unpackhi_pd(p, p))), mx);
-        __m128d wr = _mm_add_pd(_mm_add_pd(_mm_mul_pd(ma, _mm_unpacklo_pd(r, r)), _mm_mul_pd(mb, _mm_unpackhi_pd(r, r))), mx);
-        _mm_storeu_ps(v + 2 * i, _mm_movelh_ps(_mm_cvtpd_ps(wp), _mm_cvtpd_ps(wr)));
-    }
-#else
-    cached_quad(inst, slot, ai, q);
-    for (int i = 0; i < 8; i++) v[i] = (float)q[i];
-#endif
+    quad_dup_world(&inst->world[inst->doc->slots[slot].bone].a, ds->quad_dup + ds->quad_dup_start[ai], v);
 }
 
 static int draw_region(ob_instance *inst, int32_t slot, int32_t ai)
@@ -933,43 +1054,213 @@ int32_t ob_draw_build(ob_instance *inst)
 
 /* ---- world vertices only (issue 9) ---------------------------------- */
 
+
+/* The entries (§8.4 draw order, active slot bone, a region or a mesh shown),
+** decided again: the entry arrays, the records and the key they hold for
+** (draw, issue 17).  Returns the entry count, -1 if the buffer is short. */
+static int32_t wv_plan_entries(ob_instance *inst)
+{
+    const ob_document *doc = inst->doc;
+    ob_draw_state *ds = inst->draw;
+    const int32_t *order = inst->draw_order, *names = inst->slot_attachment;
+    const int32_t ns = doc->slot_count, nb = doc->bone_count, skin = inst->skin, cap = ds->wv_capacity;
+    const uint8_t *active = inst->bone_active;
+    struct ob_slot_cache *cache = ds->slot_cache;
+    int32_t *e_slot = ds->wv_slot, *e_att = ds->wv_attachment, *e_first = ds->wv_first, *e_count = ds->wv_vertices;
+    int32_t *slot_entry = ds->wv_slot_entry;
+    /* the records of each kind from the kind's base, in draw order (one pass) */
+    struct ob_wv_rec *base[3] = {ds->wv_rec + ds->wv_mesh_base, ds->wv_rec, ds->wv_rec + ds->wv_poly_base};
+    struct ob_wv_rec *next[3] = {base[0], base[1], base[2]};
+    int32_t n = 0, nv = 0;
+    ds->wv_planned = 0;
+    for (int32_t s = 0; s < ns; s++) slot_entry[2 * s] = -1;
+    for (int32_t o = 0; o < ns; o++) {
+        int32_t slot = order[o];
+        const struct ob_slot_cache *c = &cache[slot];
+        if (!active[c->bone]) continue;  /* §8.4 */
+        if (c->name != names[slot] || c->skin != skin) c = slot_cached(inst, slot);
+        int kind = c->kind;
+        if (kind < 0) continue;  /* regions and meshes only */
+        int32_t k = c->count;
+        if (nv + k > cap) return -1;  /* cannot happen: sized per slot */
+        e_slot[n] = slot;
+        e_att[n] = c->attachment;
+        e_first[n] = nv;
+        e_count[n] = k;
+        slot_entry[2 * slot] = n;
+        struct ob_wv_rec *r = next[kind]++;
+        slot_entry[2 * slot + 1] = (int32_t)(r - ds->wv_rec);
+        if (kind == 1) *r = (struct ob_wv_rec){(int32_t)(c->bone * (int32_t)sizeof(ob_mat)), c->aux, 2 * nv, slot, 0};
+        else *r = (struct ob_wv_rec){slot, c->aux, 2 * nv, c->def_linked, c->def_own};
+        n++;
+        nv += k;
+    }
+    ds->wv_mesh_count = (int32_t)(next[0] - base[0]);
+    ds->wv_quad_count = (int32_t)(next[1] - base[1]);
+    ds->wv_poly_count = (int32_t)(next[2] - base[2]);
+    ds->wv_count = n;
+    ds->wv_vertex_count = nv;
+    ds->wv_key_skin = skin;
+    memcpy(ds->wv_key, order, (size_t)ns * sizeof *order);
+    memcpy(ds->wv_key + ns, names, (size_t)ns * sizeof *names);
+    memcpy(ds->wv_key + 2 * (size_t)ns, active, (size_t)nb);
+    ds->wv_planned = 1;
+    return n;
+}
+
+/* The kinds' records: first, count (of the three kinds, as slot_cache.kind). */
+static inline struct ob_wv_rec *wv_group(ob_draw_state *ds, int kind, int32_t **count)
+{
+    *count = kind == 0 ? &ds->wv_mesh_count : kind == 1 ? &ds->wv_quad_count : &ds->wv_poly_count;
+    return ds->wv_rec + (kind == 0 ? ds->wv_mesh_base : kind == 1 ? 0 : ds->wv_poly_base);
+}
+
+/* The slot a record is for (quads keep it in d). */
+static inline int32_t wv_rec_slot(int kind, const struct ob_wv_rec *r) { return kind == 1 ? r->d : r->a; }
+
+/* Every record whose output starts at or after pair `from` moves by `by` floats. */
+static void wv_shift_out(ob_draw_state *ds, int32_t from, int32_t by)
+{
+    for (int kind = 0; kind < 3; kind++) {
+        int32_t *cnt;
+        struct ob_wv_rec *g = wv_group(ds, kind, &cnt);
+        for (int32_t i = 0; i < *cnt; i++)
+            if (g[i].c >= from) g[i].c += by;
+    }
+}
+
+/* Removes slot s's entry (draw, issue 17: a name change hid it). */
+static void wv_remove(ob_draw_state *ds, int32_t s, int kind)
+{
+    int32_t e = ds->wv_slot_entry[2 * s], ri = ds->wv_slot_entry[2 * s + 1], k = ds->wv_vertices[e];
+    int32_t out = 2 * ds->wv_first[e];
+    for (int32_t i = e + 1; i < ds->wv_count; i++) {  /* the later entries, one back */
+        ds->wv_slot[i - 1] = ds->wv_slot[i];
+        ds->wv_attachment[i - 1] = ds->wv_attachment[i];
+        ds->wv_first[i - 1] = ds->wv_first[i] - k;
+        ds->wv_vertices[i - 1] = ds->wv_vertices[i];
+        ds->wv_slot_entry[2 * ds->wv_slot[i - 1]] = i - 1;
+    }
+    ds->wv_count--;
+    ds->wv_vertex_count -= k;
+    int32_t *cnt;
+    struct ob_wv_rec *g = wv_group(ds, kind, &cnt);
+    for (int32_t i = (int32_t)(ds->wv_rec + ri - g) + 1; i < *cnt; i++) {  /* the kind's later records */
+        g[i - 1] = g[i];
+        ds->wv_slot_entry[2 * wv_rec_slot(kind, &g[i - 1]) + 1] = (int32_t)(g + i - 1 - ds->wv_rec);
+    }
+    (*cnt)--;
+    wv_shift_out(ds, out, -2 * k);
+    ds->wv_slot_entry[2 * s] = -1;
+}
+
+/* Inserts slot s's entry for cache c at its draw position (draw, issue 17:
+** a name change showed it).  Returns -1 if the buffer is short. */
+static int wv_insert(ob_instance *inst, int32_t s, const struct ob_slot_cache *c)
+{
+    ob_draw_state *ds = inst->draw;
+    const int32_t *order = inst->draw_order;
+    int32_t k = c->count, e = 0, kind = c->kind;
+    if (ds->wv_vertex_count + k > ds->wv_capacity) return -1;
+    for (int32_t o = 0; o < inst->doc->slot_count && order[o] != s; o++)
+        e += ds->wv_slot_entry[2 * order[o]] >= 0;  /* the entries drawn before it */
+    int32_t first = e < ds->wv_count ? ds->wv_first[e] : ds->wv_vertex_count;
+    wv_shift_out(ds, 2 * first, 2 * k);
+    for (int32_t i = ds->wv_count - 1; i >= e; i--) {  /* the later entries, one on */
+        ds->wv_slot[i + 1] = ds->wv_slot[i];
+        ds->wv_attachment[i + 1] = ds->wv_attachment[i];
+        ds->wv_first[i + 1] = ds->wv_first[i] + k;
+        ds->wv_vertices[i + 1] = ds->wv_vertices[i];
+        ds->wv_slot_entry[2 * ds->wv_slot[i + 1]] = i + 1;
+    }
+    ds->wv_slot[e] = s;
+    ds->wv_attachment[e] = c->attachment;
+    ds->wv_first[e] = first;
+    ds->wv_vertices[e] = k;
+    ds->wv_slot_entry[2 * s] = e;
+    ds->wv_count++;
+    ds->wv_vertex_count += k;
+    int32_t *cnt;
+    struct ob_wv_rec *g = wv_group(ds, kind, &cnt);
+    int32_t j = 0;
+    while (j < *cnt && g[j].c < 2 * first) j++;  /* the kind's records stay in draw order */
+    for (int32_t i = *cnt - 1; i >= j; i--) {
+        g[i + 1] = g[i];
+        ds->wv_slot_entry[2 * wv_rec_slot(kind, &g[i + 1]) + 1] = (int32_t)(g + i + 1 - ds->wv_rec);
+    }
+    (*cnt)++;
+    if (kind == 1) g[j] = (struct ob_wv_rec){(int32_t)(c->bone * (int32_t)sizeof(ob_mat)), c->aux, 2 * first, s, 0};
+    else g[j] = (struct ob_wv_rec){s, c->aux, 2 * first, c->def_linked, c->def_own};
+    ds->wv_slot_entry[2 * s + 1] = (int32_t)(g + j - ds->wv_rec);
+    return 0;
+}
+
+/* Only attachment names changed since the entries were decided: a slot
+** whose new attachment is an entry of the old one's kind and vertex count is
+** patched in place, one that shows or hides an entry (or changes its kind or
+** count) has it inserted or removed, the later entries moved (draw, issue 17:
+** timelines swapping, showing and hiding regions).  Returns -1 when the
+** entries must be decided again. */
+static int wv_patch_names(ob_instance *inst)
+{
+    const ob_document *doc = inst->doc;
+    ob_draw_state *ds = inst->draw;
+    const int32_t ns = doc->slot_count, *names = inst->slot_attachment;
+    const uint8_t *active = inst->bone_active;
+    int32_t *kn = ds->wv_key + ns;
+    for (int32_t s = 0; s < ns; s++) {
+        if (kn[s] == names[s]) continue;
+        kn[s] = names[s];
+        if (!active[ds->slot_cache[s].bone]) continue;  /* §8.4: never an entry */
+        const struct ob_slot_cache *c = slot_cached(inst, s);
+        int32_t e = ds->wv_slot_entry[2 * s];
+        int old = e >= 0 ? wv_kind(doc, ds, ds->wv_attachment[e]) : -1;
+        if (e >= 0 && c->kind == old && c->count == ds->wv_vertices[e]) {
+            struct ob_wv_rec *r = &ds->wv_rec[ds->wv_slot_entry[2 * s + 1]];
+            r->b = c->aux;
+            if (old != 1) {
+                r->d = c->def_linked;
+                r->e = c->def_own;
+            }
+            ds->wv_attachment[e] = c->attachment;
+            continue;
+        }
+        if (e >= 0) wv_remove(ds, s, old);
+        if (c->kind >= 0 && wv_insert(inst, s, c) < 0) return -1;
+    }
+    return 0;
+}
+
 int32_t ob_world_vertices_build(ob_instance *inst)
 {
     const ob_document *doc = inst->doc;
     ob_draw_state *ds = inst->draw;
-    int32_t n = 0, nv = 0;
     if (!ds->wv_sized && size_world_vertices(inst) < 0) return -1;
-    /* what every slot reads, in locals (the stores below cannot change them) */
-    const int32_t *order = inst->draw_order, *names = inst->slot_attachment, *uv_start = ds->uv_start;
-    const int32_t *uv_count = ds->uv_count, skin = inst->skin, ns = doc->slot_count, cap = ds->wv_capacity;
-    const uint8_t *active = inst->bone_active;
-    const ob_slot_data *slots = doc->slots;
-    const ob_attachment *atts = doc->attachments;
-    struct ob_slot_cache *cache = ds->slot_cache;
-    int32_t *e_slot = ds->wv_slot, *e_att = ds->wv_attachment, *e_first = ds->wv_first, *e_count = ds->wv_vertices;
-    float *wv = ds->wv;
-    for (int32_t o = 0; o < ns; o++) {
-        int32_t slot = order[o];
-        if (!active[slots[slot].bone]) continue;  /* §8.4 */
-        const struct ob_slot_cache *c = &cache[slot];
-        if (c->name != names[slot] || c->skin != skin) c = slot_cached(inst, slot);
-        int32_t ai = c->attachment;
-        if (ai < 0 || uv_start[ai] < 0) continue;  /* regions and meshes only */
-        int32_t k = uv_count[ai];
-        if (nv + k > cap) return -1;  /* cannot happen: sized per slot */
-        float *v = wv + 2 * (size_t)nv;
-        if (atts[ai].type == OB_ATT_MESH)
-            ob_attachment_world_vertices_planned(inst, slot, ai, ob_deform_of_entries(inst, c->def_linked, c->def_own),
-                                                 &ds->wv_plan, v);
-        else region_world(inst, slot, ai, v);
-        e_slot[n] = slot;
-        e_att[n] = ai;
-        e_first[n] = nv;
-        e_count[n] = k;
-        n++;
-        nv += k;
+    const int32_t ns = doc->slot_count;
+    /* draw (issue 17): the entries of the last frame, unless what decides them changed */
+    if (!ds->wv_planned || ds->wv_key_skin != inst->skin ||
+        memcmp(ds->wv_key, inst->draw_order, (size_t)ns * sizeof(int32_t)) != 0 ||
+        memcmp(ds->wv_key + 2 * (size_t)ns, inst->bone_active, (size_t)doc->bone_count) != 0 ||
+        (memcmp(ds->wv_key + ns, inst->slot_attachment, (size_t)ns * sizeof(int32_t)) != 0 && wv_patch_names(inst) < 0)) {
+        if (wv_plan_entries(inst) < 0) return -1;
     }
-    ds->wv_count = n;
-    ds->wv_vertex_count = nv;
-    return n;
+    float *wv = ds->wv;
+    const struct ob_wv_rec *r = ds->wv_rec, *end = r + ds->wv_quad_count;
+    /* §8.2 plain regions: the slot bone's world matrix on the cached corners */
+    const char *world = (const char *)inst->world;
+    const double *dup = ds->quad_dup;
+#ifdef QD_AVX2
+    if (ds->wv_plan.width != 1 && QD_AVX2_HERE()) {  /* width 1: the SSE2 baseline (tests) */
+        quads_avx2(r, end, world, dup, wv);
+        r = end;
+    }
+#endif
+    for (; r < end; r++) quad_dup_world((const double *)(world + r->a), dup + r->b, wv + r->c);
+    /* §8.7 packed polygons and trimmed regions */
+    for (r = ds->wv_rec + ds->wv_poly_base, end = r + ds->wv_poly_count; r < end; r++)
+        region_world(inst, r->a, r->b, wv + r->c);
+    /* §8.3 meshes: the deform that applies (its count is the frame's) */
+    for (r = ds->wv_rec + ds->wv_mesh_base, end = r + ds->wv_mesh_count; r < end; r++)
+        ob_attachment_world_vertices_planned(inst, r->a, r->b, ob_deform_of_entries(inst, r->d, r->e), &ds->wv_plan, wv + r->c);
+    return ds->wv_count;
 }

@@ -73,6 +73,10 @@ typedef struct ob_draw_state {
     ob_wv_use wv_plan;           /* the document's weighted-mesh plan (attachment_vertices.h), the kernel width */
     struct ob_slot_cache {       /* per slot: §8.1 getAttachment(skin, name) and its deform entries */
         int32_t name, skin, attachment, def_linked, def_own;
+        /* draw (issue 17): the slot's bone, and what the attachment is to
+        ** ob_world_vertices_build: kind (-1 not an entry, else as the records),
+        ** vertex count, record operand (quad_dup offset for a plain region, else the attachment) */
+        int32_t bone, kind, count, aux;
     } *slot_cache;
     int32_t *tri_start;          /* shapes and unweighted clipping: earcut indices */
     int32_t *tri_count;
@@ -82,6 +86,27 @@ typedef struct ob_draw_state {
     int32_t *seq_input;          /* per attachment: sequence input (machine << 16 | input), -1 */
     int32_t wv_capacity;         /* vertices wv holds */
     int wv_sized;                /* world-vertex buffers allocated (the first build of either kind) */
+    /* draw (issue 17): ob_world_vertices_build's entries depend only on the
+    ** skin, the draw order, the slots' attachment names and the active bones;
+    ** they are decided again only when one of these differs from the copy
+    ** kept in wv_key, and a frame otherwise runs the records: plain regions
+    ** (a slot bone's world matrix, byte offset; the corners in quad_dup; the
+    ** output pair), other regions, and meshes, each kind in draw order */
+    int wv_planned;              /* wv_key and the records describe the entries */
+    int32_t wv_key_skin;
+    int32_t *wv_key;             /* draw order (slot count), attachment names (slot count), active flags (bytes) */
+    int32_t *wv_slot_entry;      /* per slot: its entry (-1 none), its record; when only names changed, a slot whose
+                                 ** new attachment is an entry of the same kind and count is patched */
+    struct ob_wv_rec { int32_t a, b, c, d, e; } *wv_rec; /* quads {bone offset, quad_dup pair, out},
+                                 ** polygons {slot, ai, out} from wv_poly_base, meshes {slot, ai, out,
+                                 ** linked, own} from wv_mesh_base */
+    int32_t wv_quad_count, wv_poly_count, wv_mesh_count;
+    int32_t wv_poly_base, wv_mesh_base; /* the kinds' first records (capacities: slots that can show each kind) */
+    /* shared: per attachment its corners in quad_dup (-1 none), which holds each
+    ** local corner as (x, x, y, y), so the corner transform reads its
+    ** operands as they are multiplied (plain regions only) */
+    int32_t *quad_dup_start;
+    double *quad_dup;            /* 16 doubles a region, 64-byte aligned */
 } ob_draw_state;
 
 /* Builds the draw list of the current pose into inst->draw; returns the item

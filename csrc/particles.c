@@ -273,18 +273,28 @@ static int32_t particles_attachment(const ob_instance *inst, int32_t slot)
     return att->type == OB_ATT_PARTICLES && att->particles ? a : -1;
 }
 
+__attribute__((noinline)) static void particles_steps(ob_instance *inst, double steps);
+
 void ob_particles_advance(ob_instance *inst, double dt)
 {
     ob_particle_state *st = inst->particles;
-    const ob_document *doc = inst->doc;
     if (!st) return;
     /* §8.8 clock: acc = frac + dt, n = floor(acc/STEP + 1e-6), min(n, 30) steps */
-    double acc = st->frac + dt;
-    double n = floor(acc / OB_PARTICLE_STEP + 1e-6);
+    double acc = st->frac + dt, x = acc / OB_PARTICLE_STEP + 1e-6;
+    /* issue 17 (draw): floor of a positive x below 2^52 is its truncation (no libm call) */
+    double n = x > 0 && x < 4503599627370496.0 ? (double)(int64_t)x : floor(x);
     double steps = n < OB_PARTICLE_MAX_STEPS ? n : OB_PARTICLE_MAX_STEPS;
     double frac = acc - n * OB_PARTICLE_STEP;
     st->frac = frac < 0 ? 0 : frac > OB_PARTICLE_STEP ? OB_PARTICLE_STEP : frac;
-    if (!st->any) return;  /* no emitter can exist: only the clock runs */
+    if (st->any) particles_steps(inst, steps);  /* else no emitter can exist: only the clock runs */
+}
+
+/* issue 17 (draw): the emitters' steps apart from the clock, so a document
+** without particles does not pay their register saves each frame */
+__attribute__((noinline)) static void particles_steps(ob_instance *inst, double steps)
+{
+    ob_particle_state *st = inst->particles;
+    const ob_document *doc = inst->doc;
     ob_particles_apply_overrides(inst);
     if (steps < 1) return;
     /* attachments do not change during the steps of one frame: resolve them once */

@@ -78,10 +78,11 @@ static void apply_additive(ob_instance *inst, const ob_slider_data *sl, double t
     ob_animation_apply_filtered(inst, sl->animation, t, sl->mix, NULL, OB_APPLY_OTHERS);
 }
 
-void ob_sliders_apply(ob_instance *inst)
+/* issue 17 (draw): the sliders' loop apart from the check every frame makes,
+** so a document without sliders does not pay its register saves */
+__attribute__((noinline)) static void sliders_apply(ob_instance *inst)
 {
     const ob_document *doc = inst->doc;
-    if (doc->slider_count == 0) return;
     int had_time = inst->has_animation_time;
     double saved_time = inst->animation_time;
     for (int32_t k = 0; k < doc->slider_count; k++) {
@@ -108,4 +109,9 @@ void ob_sliders_apply(ob_instance *inst)
     /* §7.5 animationTime is restored after all sliders */
     inst->has_animation_time = had_time;
     inst->animation_time = saved_time;
+}
+
+void ob_sliders_apply(ob_instance *inst)
+{
+    if (inst->doc->slider_count > 0) sliders_apply(inst);
 }

@@ -893,10 +893,11 @@ static void flush_events(ob_instance *inst)
     sm->pending_count = rest;
 }
 
-int ob_sm_advance(ob_instance *inst, double dt)
+/* issue 17 (draw): the machine's advance apart from the check every frame
+** makes, so an instance without a machine does not pay its register saves */
+__attribute__((noinline)) static int sm_advance(ob_instance *inst, double dt)
 {
     ob_sm_state *sm = inst->sm;
-    if (!sm) return 0;
     const ob_machine_data *mc = sm->machine;
     /* the report of this advance: drop the last one */
     sm->report_count = 0;
@@ -954,6 +955,11 @@ int ob_sm_advance(ob_instance *inst, double dt)
     flush_events(inst);  /* 13 */
     ob_audio_end_frame(&sm->audio);
     return 1;
+}
+
+int ob_sm_advance(ob_instance *inst, double dt)
+{
+    return inst->sm ? sm_advance(inst, dt) : 0;
 }
 
 const char *ob_sm_active_state(const ob_instance *inst, int32_t layer)
