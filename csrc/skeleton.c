@@ -1058,86 +1058,127 @@ void ob_bone_applied_spine(ob_instance *inst, int32_t i)
 ** (the kernel calls overlap there, where a call inside the world walk waits
 ** for the parent multiply).  A bone with shearX = shearY (nearly all) needs
 ** θx only (θy = θx bit for bit, obmath.h): those are listed without a branch
-** and their angles computed four at a time, two calls per step; a bone whose
-** shears differ is done on its own.  When copy is given, applied = copy is
-** done in the same loop.  Pass 2, the walk in order, finds the trig current
-** (ob_local_matrix_cached); a constraint that moves a bone later recomputes
-** that bone's entry. */
+** and their angles computed four at a time; a bone whose shears differ is
+** done on its own.  When copy is given, applied = copy is done in the same
+** loop.  Pass 2, the walk in order, finds the trig current; a constraint that
+** moves a bone later recomputes that bone's entry. */
+
+/* issue 17 (bones): the listed bones' θx through the four-lane kernel in one
+** stream (the staging buffer of TRIG_STAGE angles on the stack), then their
+** entries' values (the keys were stored when they were listed) */
+#define TRIG_STAGE 64
+__attribute__((always_inline)) static inline void trig_flush(ob_trig *restrict trig, const int32_t *restrict idx,
+                                                             double *restrict xa, int32_t n)
+{
+    double s[TRIG_STAGE + 4], c[TRIG_STAGE + 4];
+    for (int32_t l = n; l < ((n + 3) & ~3); l++) xa[l] = 0;  /* the last step's spare lanes: finite */
+    for (int32_t l = 0; l < n; l += 4) {
+        ob_v4d vx, vs, vc;
+        memcpy(&vx, xa + l, sizeof vx);
+        ob_sincos_v4p(&vx, &vs, &vc);
+        memcpy(s + l, &vs, sizeof vs);
+        memcpy(c + l, &vc, sizeof vc);
+    }
+    for (int32_t l = 0; l < n; l++) {
+        ob_trig *t = &trig[idx[l]];
+        t->a = c[l];   /* ob_trig_store's values with θy = θx */
+        t->b = -s[l];
+        t->c = s[l];
+        t->d = c[l];
+    }
+}
+
 OB_TRIG_CLONES static void bones_trig_pass(ob_instance *inst, const ob_pose *copy)
 {
     const int32_t nb = inst->doc->bone_count;
     const uint8_t *restrict active = inst->bone_active;
     ob_pose *ap = inst->applied;
     ob_trig *restrict trig = inst->trig;
-    int32_t *restrict todo = inst->chain, n = 0;  /* scratch: the bones listed */
-#define TRIG_CHECK(i, p)                                                                          \
-    do {                                                                                          \
-        uint64_t kr = ob_bits((p)->rotation), kx = ob_bits((p)->shear_x), ky = ob_bits((p)->shear_y); \
-        const ob_trig *t = &trig[i];                                                              \
-        int need = active[i] & (((kr ^ t->rotation) | (kx ^ t->shear_x) | (ky ^ t->shear_y)) != 0); \
-        if (__builtin_expect(need & (kx != ky), 0)) {                                             \
-            ob_trig_set(&trig[i], (p));                                                           \
-            need = 0;                                                                             \
-        }                                                                                         \
-        todo[n] = (i);                                                                            \
-        n += need;                                                                                \
-    } while (0)
-    int32_t w = inst->pose_words, rows = 0;
-    for (int32_t k = 0; k < w && copy && !inst->pass_all; k++)
-        rows += __builtin_popcountll(inst->pose_pending[k] | inst->pose_changed[k] | inst->pose_constrained[k]);
-    if (copy && w && !inst->pass_all && 3 * rows <= 2 * nb) {  /* most rows: the block copy */
-        /* issue 17: applied = local and the check on the rows that can differ
+    int32_t w = inst->pose_words;
+    if (copy && w && !inst->pass_all) {
+        /* issue 17: applied = local and the trig on the rows that can differ
         ** from last frame's only: local rows an animation wrote or setToSetupPose
         ** restored since the last pass, and the bones constraints write the
-        ** applied pose of; any other writer sets pass_all (skeleton.c) */
+        ** applied pose of; any other writer sets pass_all (skeleton.c).  Every
+        ** such row's trig is recomputed without comparing its keys (bones,
+        ** issue 17: the kernel's lane costs less than the three compares, and
+        ** most of these rows are keyed rotations that changed): the values are
+        ** those of its angles, which is what the cache holds in any case */
+        int32_t idx[TRIG_STAGE];
+        double xa[TRIG_STAGE + 4];
+        int32_t n = 0;
+        const uint64_t *pend = inst->pose_pending, *cons = inst->pose_constrained;
+        uint64_t *chg = inst->pose_changed;
         for (int32_t k = 0; k < w; k++) {
-            uint64_t m = inst->pose_pending[k] | inst->pose_changed[k] | inst->pose_constrained[k];
-            inst->pose_changed[k] = 0;
+            uint64_t m = pend[k] | chg[k] | cons[k];
+            chg[k] = 0;
             while (m) {
                 int32_t i = k * 64 + __builtin_ctzll(m);
                 m &= m - 1;
-                ap[i] = copy[i];
-                TRIG_CHECK(i, &copy[i]);
+                const ob_pose *p = &copy[i];
+                ob_trig *t = &trig[i];
+                ap[i] = *p;
+                uint64_t kr = ob_bits(p->rotation), kx = ob_bits(p->shear_x), ky = ob_bits(p->shear_y);
+                int need = active[i] & (((kr ^ t->rotation) | (kx ^ t->shear_x) | (ky ^ t->shear_y)) != 0);
+                if (!need) continue;
+                if (__builtin_expect(kx != ky, 0)) {
+                    ob_trig_set(t, p);
+                    continue;
+                }
+                t->rotation = kr;
+                t->shear_x = kx;
+                t->shear_y = ky;
+                xa[n] = ob_angle_x(p);
+                idx[n++] = i;
+                if (n == TRIG_STAGE) {
+                    trig_flush(trig, idx, xa, n);
+                    n = 0;
+                }
             }
         }
-    } else {
-        /* applied = copy in one block copy; the check then reads the source */
-        const ob_pose *restrict src = ap;
-        if (copy) {
-            copy_block(ap, copy, (size_t)nb * sizeof *ap);
-            src = copy;
-        }
-        /* the check: three key compares per bone, the bone listed without a branch */
-        for (int32_t i = 0; i < nb; i++) TRIG_CHECK(i, &src[i]);
-        if (copy && w) {
-            inst->pass_all = 0;
-            memset(inst->pose_changed, 0, (size_t)w * sizeof(uint64_t));
-        }
+        if (n) trig_flush(trig, idx, xa, n);
+        return;
     }
-#undef TRIG_CHECK
-    /* the listed bones' θx, eight at a time (the last few on zeros, one
-    ** four-lane call when they are four or fewer) */
-    for (int32_t k = 0; k < n; k += 8) {
-        int m = n - k < 8 ? n - k : 8;
-        double x8[8] = {0, 0, 0, 0, 0, 0, 0, 0}, s[8], c[8];
-        for (int l = 0; l < m; l++) x8[l] = ob_angle_x(&ap[todo[k + l]]);
-        ob_v4d x0, x1, s0, c0, s1, c1;
-        memcpy(&x0, x8, sizeof x0);
-        ob_sincos_v4p(&x0, &s0, &c0);
-        memcpy(s, &s0, sizeof s0);
-        memcpy(c, &c0, sizeof c0);
-        if (m > 4) {
-            memcpy(&x1, x8 + 4, sizeof x1);
-            ob_sincos_v4p(&x1, &s1, &c1);
-            memcpy(s + 4, &s1, sizeof s1);
-            memcpy(c + 4, &c1, sizeof c1);
+    int32_t *restrict todo = inst->chain, n = 0;  /* scratch: the bones listed */
+    /* applied = copy in one block copy; the check then reads the source */
+    const ob_pose *restrict src = ap;
+    if (copy) {
+        copy_block(ap, copy, (size_t)nb * sizeof *ap);
+        src = copy;
+    }
+    /* the check: three key compares per bone, the bone listed without a branch */
+    for (int32_t i = 0; i < nb; i++) {
+        const ob_pose *p = &src[i];
+        uint64_t kr = ob_bits(p->rotation), kx = ob_bits(p->shear_x), ky = ob_bits(p->shear_y);
+        const ob_trig *t = &trig[i];
+        int need = active[i] & (((kr ^ t->rotation) | (kx ^ t->shear_x) | (ky ^ t->shear_y)) != 0);
+        if (__builtin_expect(need & (kx != ky), 0)) {
+            ob_trig_set(&trig[i], p);
+            need = 0;
         }
-        for (int l = 0; l < m; l++) {
+        todo[n] = i;
+        n += need;
+    }
+    if (copy && w) {
+        inst->pass_all = 0;
+        memset(inst->pose_changed, 0, (size_t)w * sizeof(uint64_t));
+    }
+    /* the listed bones' θx, a staging buffer at a time */
+    for (int32_t k = 0; k < n; k += TRIG_STAGE) {
+        int32_t m = n - k < TRIG_STAGE ? n - k : TRIG_STAGE;
+        double xa[TRIG_STAGE + 4];
+        for (int32_t l = 0; l < m; l++) {
             int32_t i = todo[k + l];
-            ob_trig_store(&trig[i], &ap[i], s[l], c[l], s[l], c[l]);
+            const ob_pose *p = &ap[i];
+            trig[i].rotation = ob_bits(p->rotation);
+            trig[i].shear_x = ob_bits(p->shear_x);
+            trig[i].shear_y = ob_bits(p->shear_y);
+            xa[l] = ob_angle_x(p);
         }
+        trig_flush(trig, todo + k, xa, m);
     }
 }
+#undef TRIG_STAGE
 
 /* spine-core 4.2 Skeleton.updateWorldTransform: applied = local for every
 ** bone, then the update cache in order */
