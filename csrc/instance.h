@@ -92,6 +92,11 @@ struct ob_instance {
     /* bones (issue 17): per bone, its parent (doc->bones[i].parent), packed
     ** so the walk reads no document struct; after spine_cache in its allocation */
     int32_t *spine_parent;
+    /* issue 17 (bones): the walk's plan of spine_cache (skeleton.c spine_walk),
+    ** rebuilt when spine_cache_gen moves: after spine_parent in its allocation */
+    int32_t *walk_plan;
+    uint32_t walk_gen;
+    int walk_built;
 
     /* keyed per-attachment slot state (§5.1 deform offsets, sequence frame):
     ** one entry per (slot, attachment name) that some timeline keys, with a

@@ -334,9 +334,10 @@ ob_instance *ob_instance_create(const ob_document *doc, ob_error *err)
     if (constraint_order(doc, inst->con_order) < 0) goto oom;
     if (doc->pose_model == OB_POSE_MODEL_SPINE) {
         inst->spine_cache_capacity = spine_cache_bound(inst);
-        inst->spine_cache = calloc((size_t)inst->spine_cache_capacity + (size_t)nb, sizeof *inst->spine_cache);
+        inst->spine_cache = calloc(2 * (size_t)inst->spine_cache_capacity + (size_t)nb, sizeof *inst->spine_cache);
         if (!inst->spine_cache) goto oom;
         inst->spine_parent = inst->spine_cache + inst->spine_cache_capacity;  /* bones, issue 17 */
+        inst->walk_plan = inst->spine_parent + nb;
         for (int32_t i = 0; i < nb; i++) inst->spine_parent[i] = doc->bones[i].parent;
     }
     if (build_keyed_tables(inst) < 0) goto oom;
@@ -1180,6 +1181,86 @@ OB_TRIG_CLONES static void bones_trig_pass(ob_instance *inst, const ob_pose *cop
 }
 #undef TRIG_STAGE
 
+/* issue 17 (bones): the walk's plan, spine_cache's entries with each bone
+** marked: b for a bone whose trig the walk may take as the trig pass left it
+** (a parent, and no constraint writes its applied pose: its applied pose and
+** trig are those of pass 1), WALK_CHECK + b for a bone with a parent whose
+** applied pose a constraint writes (its trig checked first), −1 − c for
+** constraint c, −1 − nc − b for a root (ob_bone_world_spine) */
+#define WALK_CHECK 0x40000000
+static void spine_walk_plan(ob_instance *inst)
+{
+    const ob_document *doc = inst->doc;
+    int32_t nb = doc->bone_count, nc = doc->constraint_count, *mark = inst->chain;  /* (scratch) */
+    for (int32_t b = 0; b < nb; b++) mark[b] = 0;
+    for (int32_t c = 0; c < nc; c++) {  /* the bones whose applied pose constraints write */
+        const ob_constraint_data *cd = &doc->constraints[c];
+        if (cd->kind == OB_CON_PHYSICS && cd->bone >= 0 && cd->bone < nb) mark[cd->bone] = 1;
+        for (int32_t k = 0; k < cd->bone_count; k++)
+            if (cd->bones[k] >= 0 && cd->bones[k] < nb) mark[cd->bones[k]] = 1;
+    }
+    for (int32_t k = 0; k < inst->spine_cache_count; k++) {
+        int32_t e = inst->spine_cache[k];
+        /* (a bone index ≥ WALK_CHECK, 64 GB of poses, would take the root's way) */
+        inst->walk_plan[k] = e < 0 ? e : inst->spine_parent[e] < 0 || e >= WALK_CHECK ? -1 - nc - e : mark[e] ? WALK_CHECK + e : e;
+    }
+    inst->walk_gen = inst->spine_cache_gen;
+    inst->walk_built = 1;
+}
+
+/* world = P·localMatrix from a current trig entry: ob_mat_mul(P,
+** ob_local_matrix_trig(ap, t)) lane by lane, the same operations in the same
+** order (issue 17, bones: the 2×2 in four lanes, the translation in two) */
+__attribute__((always_inline)) static inline void walk_mul(ob_mat *restrict w, const ob_mat *P, const ob_trig *t,
+                                                           const ob_pose *ap)
+{
+    ob_v4d T, Pm;
+    memcpy(&T, &t->a, sizeof T);     /* a, b, c, d */
+    memcpy(&Pm, &P->a, sizeof Pm);   /* a, b, c, d */
+    ob_v2d sc = ob_v2_load(&ap->scale_x), xy = ob_v2_load(&ap->x), pt = ob_v2_load(&P->x);
+    ob_v4d S = {sc[0], sc[1], sc[0], sc[1]}, XY = {xy[0], xy[1], xy[0], xy[1]};
+    ob_v4d L = T * S;  /* localMatrix a, b, c, d */
+    ob_v4d A = __builtin_shuffle(Pm, (ob_v4l){0, 0, 2, 2}), B = __builtin_shuffle(Pm, (ob_v4l){1, 1, 3, 3});
+    ob_v4d L01 = __builtin_shuffle(L, (ob_v4l){0, 1, 0, 1}), L23 = __builtin_shuffle(L, (ob_v4l){2, 3, 2, 3});
+    ob_v4d R = A * L01 + B * L23;
+    ob_v4d Q = Pm * XY;  /* P.a·x, P.b·y, P.c·x, P.d·y */
+    ob_v2d q0 = {Q[0], Q[2]}, q1 = {Q[1], Q[3]};
+    ob_v2d tr = (q0 + q1) + pt;
+    memcpy(&w->a, &R, sizeof R);
+    ob_v2_store(&w->x, tr);
+}
+
+/* pass 2, the walk: the update cache in order (the pointers in locals: the
+** calls cannot move them) */
+OB_TRIG_CLONES static void spine_walk(ob_instance *inst)
+{
+    if (!inst->walk_built || inst->walk_gen != inst->spine_cache_gen) spine_walk_plan(inst);
+    const int32_t *plan = inst->walk_plan, *parent = inst->spine_parent;
+    const int32_t nc = inst->doc->constraint_count;
+    const uint8_t *inherit = inst->inherit;
+    const ob_pose *applied = inst->applied;
+    ob_trig *trig = inst->trig;
+    ob_mat *world = inst->world;
+    for (int32_t k = 0, n = inst->spine_cache_count; k < n; k++) {
+        int32_t e = plan[k];
+        if (__builtin_expect(e >= 0 && e < WALK_CHECK && inherit[e] == OB_INHERIT_NORMAL, 1)) {  /* the common case */
+            walk_mul(&world[e], &world[parent[e]], &trig[e], &applied[e]);
+            continue;
+        }
+        if (e >= WALK_CHECK && inherit[e - WALK_CHECK] == OB_INHERIT_NORMAL) {
+            e -= WALK_CHECK;
+            ob_trig_update(&applied[e], &trig[e]);
+            walk_mul(&world[e], &world[parent[e]], &trig[e], &applied[e]);
+            continue;
+        }
+        if (e >= 0) { ob_bone_world_spine(inst, e & (WALK_CHECK - 1)); continue; }
+        int32_t x = -1 - e;
+        if (x < nc) ob_constraint_apply_spine(inst, x);
+        else ob_bone_world_spine(inst, x - nc);
+    }
+}
+#undef WALK_CHECK
+
 /* spine-core 4.2 Skeleton.updateWorldTransform: applied = local for every
 ** bone, then the update cache in order */
 static void spine_update_world_transform(ob_instance *inst)
@@ -1202,25 +1283,7 @@ static void spine_update_world_transform(ob_instance *inst)
         memset(inst->sync_pending_children, 0, (size_t)doc->bone_count * sizeof *inst->sync_pending_children);
     }
     bones_trig_pass(inst, copy);
-    /* pass 2, the walk: the pointers in locals (the calls cannot move them) */
-    const int32_t *cache = inst->spine_cache, *parent = inst->spine_parent;
-    const uint8_t *inherit = inst->inherit;
-    const ob_pose *applied = inst->applied;
-    ob_trig *trig = inst->trig;
-    ob_mat *world = inst->world;
-    for (int32_t k = 0, n = inst->spine_cache_count; k < n; k++) {
-        int32_t e = cache[k];
-        if (e < 0) { ob_constraint_apply_spine(inst, -1 - e); continue; }
-        int32_t p = parent[e];
-        if (p >= 0 && inherit[e] == OB_INHERIT_NORMAL) {  /* the common case, inline */
-            const ob_pose *ap = &applied[e];
-            ob_trig *t = &trig[e];
-            ob_trig_update(ap, t);
-            world[e] = ob_mat_mul(world[p], ob_local_matrix_trig(ap, t));
-        } else {
-            ob_bone_world_spine(inst, e);
-        }
-    }
+    spine_walk(inst);
 }
 
 double ob_unit_scale_x(const ob_instance *inst) { return inst->doc->reference_scale / 100 * inst->scale_x; }
