@@ -201,8 +201,16 @@ static int build_setup_lists(ob_instance *inst)
     for (int32_t c = 0; c < nc; c++) {  /* (first value, count): the keyed values' span */
         if (!fields[c]) continue;
         int lo = __builtin_ctz(fields[c]), hi = 32 - __builtin_clz(fields[c]);
-        inst->setup_con_list[2 * inst->setup_con_count] = c * OB_CV_COUNT + lo;
-        inst->setup_con_list[2 * inst->setup_con_count + 1] = hi - lo;
+        int32_t *sp = &inst->setup_con_list[2 * inst->setup_con_count];
+        /* issue 17 (bones): spans less than 16 values apart in one: the values
+        ** between are no timeline's and every other writer sets setup_full, so
+        ** they hold their setup values here and restoring them changes nothing */
+        if (inst->setup_con_count && c * OB_CV_COUNT + lo - (sp[-2] + sp[-1]) <= 16) {
+            sp[-1] = c * OB_CV_COUNT + hi - sp[-2];
+            continue;
+        }
+        sp[0] = c * OB_CV_COUNT + lo;
+        sp[1] = hi - lo;
         inst->setup_con_count++;
     }
     free(mark);
@@ -689,8 +697,8 @@ void ob_instance_set_to_setup_pose(ob_instance *inst)
         }
         for (int32_t k = 0; k < inst->setup_con_count; k++) {
             size_t i = (size_t)inst->setup_con_list[2 * k];
-            for (int32_t j = 0, n = inst->setup_con_list[2 * k + 1]; j < n; j++)
-                inst->con_values[i + j] = inst->setup_con_values[i + j];
+            copy_block(&inst->con_values[i], &inst->setup_con_values[i],
+                       (size_t)inst->setup_con_list[2 * k + 1] * sizeof *inst->con_values);
         }
     }
     for (int32_t i = 0; i < inst->deform_count; i++) inst->deforms[i].count = 0;  /* deform cleared */
@@ -1072,7 +1080,7 @@ __attribute__((always_inline)) static inline void trig_flush(ob_trig *restrict t
                                                              double *restrict xa, int32_t n)
 {
     double s[TRIG_STAGE + 4], c[TRIG_STAGE + 4];
-    for (int32_t l = n; l < ((n + 3) & ~3); l++) xa[l] = 0;  /* the last step's spare lanes: finite */
+    xa[n] = xa[n + 1] = xa[n + 2] = 0;  /* the last step's spare lanes: finite */
     for (int32_t l = 0; l < n; l += 4) {
         ob_v4d vx, vs, vc;
         memcpy(&vx, xa + l, sizeof vx);
@@ -1120,8 +1128,8 @@ OB_TRIG_CLONES static void bones_trig_pass(ob_instance *inst, const ob_pose *cop
                 ob_trig *t = &trig[i];
                 ap[i] = *p;
                 uint64_t kr = ob_bits(p->rotation), kx = ob_bits(p->shear_x), ky = ob_bits(p->shear_y);
-                int need = active[i] & (((kr ^ t->rotation) | (kx ^ t->shear_x) | (ky ^ t->shear_y)) != 0);
-                if (!need) continue;
+                /* (an inactive bone's entry too: it stays what its angles give) */
+                if (((kr ^ t->rotation) | (kx ^ t->shear_x) | (ky ^ t->shear_y)) == 0) continue;
                 if (__builtin_expect(kx != ky, 0)) {
                     ob_trig_set(t, p);
                     continue;
