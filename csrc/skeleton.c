@@ -342,7 +342,7 @@ ob_instance *ob_instance_create(const ob_document *doc, ob_error *err)
     if (constraint_order(doc, inst->con_order) < 0) goto oom;
     if (doc->pose_model == OB_POSE_MODEL_SPINE) {
         inst->spine_cache_capacity = spine_cache_bound(inst);
-        inst->spine_cache = calloc(2 * (size_t)inst->spine_cache_capacity + (size_t)nb, sizeof *inst->spine_cache);
+        inst->spine_cache = calloc(5 * (size_t)inst->spine_cache_capacity + (size_t)nb, sizeof *inst->spine_cache);
         if (!inst->spine_cache) goto oom;
         inst->spine_parent = inst->spine_cache + inst->spine_cache_capacity;  /* bones, issue 17 */
         inst->walk_plan = inst->spine_parent + nb;
@@ -1079,21 +1079,26 @@ void ob_bone_applied_spine(ob_instance *inst, int32_t i)
 __attribute__((always_inline)) static inline void trig_flush(ob_trig *restrict trig, const int32_t *restrict idx,
                                                              double *restrict xa, int32_t n)
 {
-    double s[TRIG_STAGE + 4], c[TRIG_STAGE + 4];
     xa[n] = xa[n + 1] = xa[n + 2] = 0;  /* the last step's spare lanes: finite */
     for (int32_t l = 0; l < n; l += 4) {
         ob_v4d vx, vs, vc;
         memcpy(&vx, xa + l, sizeof vx);
         ob_sincos_v4p(&vx, &vs, &vc);
-        memcpy(s + l, &vs, sizeof vs);
-        memcpy(c + l, &vc, sizeof vc);
-    }
-    for (int32_t l = 0; l < n; l++) {
-        ob_trig *t = &trig[idx[l]];
-        t->a = c[l];   /* ob_trig_store's values with θy = θx */
-        t->b = -s[l];
-        t->c = s[l];
-        t->d = c[l];
+        /* each row's a, b, c, d = cos, −sin, sin, cos (ob_trig_store's values
+        ** with θy = θx), four rows from the two results */
+        ob_v4d ns = -vs;
+        ob_v4d x0 = __builtin_shuffle(vc, ns, (ob_v4l){0, 4, 2, 6}), x1 = __builtin_shuffle(vc, ns, (ob_v4l){1, 5, 3, 7});
+        ob_v4d y0 = __builtin_shuffle(vs, vc, (ob_v4l){0, 4, 2, 6}), y1 = __builtin_shuffle(vs, vc, (ob_v4l){1, 5, 3, 7});
+        ob_v4d r[4] = {__builtin_shuffle(x0, y0, (ob_v4l){0, 1, 4, 5}), __builtin_shuffle(x1, y1, (ob_v4l){0, 1, 4, 5}),
+                       __builtin_shuffle(x0, y0, (ob_v4l){2, 3, 6, 7}), __builtin_shuffle(x1, y1, (ob_v4l){2, 3, 6, 7})};
+        if (n - l >= 4) {
+            memcpy(&trig[idx[l]].a, &r[0], sizeof r[0]);
+            memcpy(&trig[idx[l + 1]].a, &r[1], sizeof r[1]);
+            memcpy(&trig[idx[l + 2]].a, &r[2], sizeof r[2]);
+            memcpy(&trig[idx[l + 3]].a, &r[3], sizeof r[3]);
+        } else {
+            for (int32_t j = 0; j < n - l; j++) memcpy(&trig[idx[l + j]].a, &r[j], sizeof r[j]);
+        }
     }
 }
 
@@ -1189,13 +1194,16 @@ OB_TRIG_CLONES static void bones_trig_pass(ob_instance *inst, const ob_pose *cop
 }
 #undef TRIG_STAGE
 
-/* issue 17 (bones): the walk's plan, spine_cache's entries with each bone
-** marked: b for a bone whose trig the walk may take as the trig pass left it
-** (a parent, and no constraint writes its applied pose: its applied pose and
-** trig are those of pass 1), WALK_CHECK + b for a bone with a parent whose
-** applied pose a constraint writes (its trig checked first), −1 − c for
-** constraint c, −1 − nc − b for a root (ob_bone_world_spine) */
+/* issue 17 (bones): the walk's plan, four int32 per spine_cache entry: a
+** code, then for a bone its byte offsets in world, in trig and applied (the
+** same: 56-byte rows), and its parent's in world.  The code: b for a bone whose
+** trig the walk may take as the trig pass left it (a parent, and no
+** constraint writes its applied pose: its applied pose and trig are those of
+** pass 1), WALK_CHECK + b for a bone whose applied pose a constraint writes
+** or a root (its trig checked first), −1 − c for constraint c */
 #define WALK_CHECK 0x40000000
+#define WALK_SLOW 0x20000000  /* (with WALK_CHECK) a bone ob_bone_world_spine does whole */
+_Static_assert(sizeof(ob_trig) == sizeof(ob_pose), "one byte offset for a bone's trig and applied rows");
 static void spine_walk_plan(ob_instance *inst)
 {
     const ob_document *doc = inst->doc;
@@ -1207,10 +1215,20 @@ static void spine_walk_plan(ob_instance *inst)
         for (int32_t k = 0; k < cd->bone_count; k++)
             if (cd->bones[k] >= 0 && cd->bones[k] < nb) mark[cd->bones[k]] = 1;
     }
+    /* byte offsets in int32: bones below 2^24 (else every bone the slow way) */
+    int fits = nb < (1 << 24);
     for (int32_t k = 0; k < inst->spine_cache_count; k++) {
-        int32_t e = inst->spine_cache[k];
-        /* (a bone index ≥ WALK_CHECK, 64 GB of poses, would take the root's way) */
-        inst->walk_plan[k] = e < 0 ? e : inst->spine_parent[e] < 0 || e >= WALK_CHECK ? -1 - nc - e : mark[e] ? WALK_CHECK + e : e;
+        int32_t e = inst->spine_cache[k], *step = &inst->walk_plan[4 * k];
+        if (e < 0) {
+            step[0] = e;
+            continue;
+        }
+        int32_t p = inst->spine_parent[e];
+        step[0] = !fits ? WALK_CHECK + WALK_SLOW : p < 0 || mark[e] ? WALK_CHECK + e : e;
+        step[1] = fits ? e * (int32_t)sizeof(ob_mat) : 0;
+        step[2] = fits ? e * (int32_t)sizeof(ob_pose) : 0;
+        step[3] = fits && p >= 0 ? p * (int32_t)sizeof(ob_mat) : -1;
+        if (!fits) step[1] = e;  /* (the bone, for ob_bone_world_spine) */
     }
     inst->walk_gen = inst->spine_cache_gen;
     inst->walk_built = 1;
@@ -1243,30 +1261,44 @@ __attribute__((always_inline)) static inline void walk_mul(ob_mat *restrict w, c
 OB_TRIG_CLONES static void spine_walk(ob_instance *inst)
 {
     if (!inst->walk_built || inst->walk_gen != inst->spine_cache_gen) spine_walk_plan(inst);
-    const int32_t *plan = inst->walk_plan, *parent = inst->spine_parent;
-    const int32_t nc = inst->doc->constraint_count;
+    const int32_t *plan = inst->walk_plan;
     const uint8_t *inherit = inst->inherit;
-    const ob_pose *applied = inst->applied;
-    ob_trig *trig = inst->trig;
-    ob_mat *world = inst->world;
+    char *world = (char *)inst->world;
+    const char *applied = (const char *)inst->applied;
+    char *trig = (char *)inst->trig;
     for (int32_t k = 0, n = inst->spine_cache_count; k < n; k++) {
-        int32_t e = plan[k];
+        const int32_t *step = &plan[4 * k];
+        int32_t e = step[0];
         if (__builtin_expect(e >= 0 && e < WALK_CHECK && inherit[e] == OB_INHERIT_NORMAL, 1)) {  /* the common case */
-            walk_mul(&world[e], &world[parent[e]], &trig[e], &applied[e]);
+            walk_mul((ob_mat *)(world + step[1]), (const ob_mat *)(world + step[3]), (const ob_trig *)(trig + step[2]),
+                     (const ob_pose *)(applied + step[2]));
             continue;
         }
-        if (e >= WALK_CHECK && inherit[e - WALK_CHECK] == OB_INHERIT_NORMAL) {
-            e -= WALK_CHECK;
-            ob_trig_update(&applied[e], &trig[e]);
-            walk_mul(&world[e], &world[parent[e]], &trig[e], &applied[e]);
+        if (e < 0) {
+            ob_constraint_apply_spine(inst, -1 - e);
             continue;
         }
-        if (e >= 0) { ob_bone_world_spine(inst, e & (WALK_CHECK - 1)); continue; }
-        int32_t x = -1 - e;
-        if (x < nc) ob_constraint_apply_spine(inst, x);
-        else ob_bone_world_spine(inst, x - nc);
+        if (e == WALK_CHECK + WALK_SLOW) {
+            ob_bone_world_spine(inst, step[1]);
+            continue;
+        }
+        int32_t b = e & (WALK_CHECK - 1);
+        if (step[3] < 0) {  /* a root: root·localMatrix whatever its inherit (ob_bone_world_spine) */
+            ob_trig *t = (ob_trig *)(trig + step[2]);
+            const ob_pose *ap = (const ob_pose *)(applied + step[2]);
+            ob_trig_update(ap, t);
+            walk_mul((ob_mat *)(world + step[1]), &inst->root, t, ap);
+        } else if (inherit[b] == OB_INHERIT_NORMAL) {  /* a constrained bone */
+            ob_trig *t = (ob_trig *)(trig + step[2]);
+            const ob_pose *ap = (const ob_pose *)(applied + step[2]);
+            ob_trig_update(ap, t);
+            walk_mul((ob_mat *)(world + step[1]), (const ob_mat *)(world + step[3]), t, ap);
+        } else {
+            ob_bone_world_spine(inst, b);
+        }
     }
 }
+#undef WALK_SLOW
 #undef WALK_CHECK
 
 /* spine-core 4.2 Skeleton.updateWorldTransform: applied = local for every
