@@ -180,6 +180,12 @@ struct ob_instance {
     uint64_t *pose_changed;
     uint64_t *pose_constrained;
     int pass_all;
+    /* issue 17 (bones): the trig pass's rows (pose_pending | pose_changed |
+    ** pose_constrained) as a list of byte offsets of 56-byte rows, rebuilt when
+    ** that set differs from pose_rows_mask (pose_words words, in pose_keys' allocation) */
+    uint64_t *pose_rows_mask;
+    uint32_t *pose_rows;
+    int32_t pose_row_count;
 };
 
 /* An animation is applied: the local pose rows its timelines write are

@@ -9,6 +9,7 @@
 ** updateAppliedTransform; our own code): bones and constraints run in the
 ** order of an update cache built with the active flags, each bone's world is
 ** computed when the cache reaches it, with Spine's inherit formulas. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -220,11 +221,13 @@ static int build_setup_lists(ob_instance *inst)
     ** conservative), when the bitsets stay small (≤ 512 KB) */
     int32_t nb = doc->bone_count, w = (nb + 63) / 64;
     if (nb == 0 || doc->slider_count > 0 || (int64_t)w * (doc->animation_count + 1) > 65536) return 0;
-    inst->pose_keys = calloc((size_t)w * ((size_t)doc->animation_count + 3), sizeof(uint64_t));
+    inst->pose_keys = calloc((size_t)w * ((size_t)doc->animation_count + 4) + ((size_t)nb + 1) / 2, sizeof(uint64_t));
     if (!inst->pose_keys) return -1;
     inst->pose_pending = inst->pose_keys + (size_t)w * (size_t)doc->animation_count;
     inst->pose_changed = inst->pose_pending + w;
     inst->pose_constrained = inst->pose_changed + w;
+    inst->pose_rows_mask = inst->pose_constrained + w;  /* zero: the empty list */
+    inst->pose_rows = (uint32_t *)(inst->pose_rows_mask + w);
     for (int32_t c = 0; c < doc->constraint_count; c++) {  /* the bones whose applied pose constraints write */
         const ob_constraint_data *cd = &doc->constraints[c];
         if (cd->kind == OB_CON_PHYSICS && cd->bone >= 0 && cd->bone < nb)
@@ -652,19 +655,29 @@ static inline void copy_block(void *restrict dst, const void *restrict src, size
     if (i < bytes) memcpy(d + i, s + i, bytes - i);  /* < 64 bytes */
 }
 
+/* issue 17 (bones): the bits set in a word, inline (the x86-64 baseline has
+** no popcnt: __builtin_popcountll is a libgcc call there) */
+static inline size_t bits_set(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (size_t)((x * 0x0101010101010101ULL) >> 56);
+}
+
 void ob_instance_set_to_setup_pose(ob_instance *inst)
 {
     const ob_document *doc = inst->doc;
     size_t nb = (size_t)doc->bone_count, ns = (size_t)doc->slot_count;
     int full = inst->setup_full || inst->sm;  /* a running machine's bindings and scripts write any row */
     size_t pending = 0;  /* rows to restore: most of them ⇒ the block copy */
-    for (int32_t w = 0; w < inst->pose_words && !full; w++) pending += (size_t)__builtin_popcountll(inst->pose_pending[w]);
+    for (int32_t w = 0; w < inst->pose_words && !full; w++) pending += bits_set(inst->pose_pending[w]);
     if (full) inst->pass_all = 1;  /* any row may have changed since the last trig pass */
     else  /* the rows restored: changed since the last trig pass (bones_trig_pass) */
         for (int32_t w = 0; w < inst->pose_words; w++) inst->pose_changed[w] |= inst->pose_pending[w];
     if (full || !inst->pose_words || 3 * pending > 2 * nb) {
         copy_block(inst->local, inst->setup_local, nb * sizeof *inst->local);
-        if (inst->pose_words) memset(inst->pose_pending, 0, (size_t)inst->pose_words * sizeof(uint64_t));
+        for (int32_t w = 0; w < inst->pose_words; w++) inst->pose_pending[w] = 0;
     } else {
         /* issue 17: only the rows the animations applied since the last call write */
         for (int32_t w = 0; w < inst->pose_words; w++) {
@@ -1076,9 +1089,9 @@ void ob_bone_applied_spine(ob_instance *inst, int32_t i)
 ** stream (the staging buffer of TRIG_STAGE angles on the stack), then their
 ** entries' values (the keys were stored when they were listed) */
 #define TRIG_STAGE 64
-__attribute__((always_inline)) static inline void trig_flush(ob_trig *restrict trig, const int32_t *restrict idx,
+__attribute__((always_inline)) static inline void trig_flush(char *restrict tb, const int32_t *restrict idx,
                                                              double *restrict xa, int32_t n)
-{
+{  /* idx: the rows' byte offsets in trig */
     xa[n] = xa[n + 1] = xa[n + 2] = 0;  /* the last step's spare lanes: finite */
     for (int32_t l = 0; l < n; l += 4) {
         ob_v4d vx, vs, vc;
@@ -1091,13 +1104,14 @@ __attribute__((always_inline)) static inline void trig_flush(ob_trig *restrict t
         ob_v4d y0 = __builtin_shuffle(vs, vc, (ob_v4l){0, 4, 2, 6}), y1 = __builtin_shuffle(vs, vc, (ob_v4l){1, 5, 3, 7});
         ob_v4d r[4] = {__builtin_shuffle(x0, y0, (ob_v4l){0, 1, 4, 5}), __builtin_shuffle(x1, y1, (ob_v4l){0, 1, 4, 5}),
                        __builtin_shuffle(x0, y0, (ob_v4l){2, 3, 6, 7}), __builtin_shuffle(x1, y1, (ob_v4l){2, 3, 6, 7})};
+        const size_t oa = offsetof(ob_trig, a);
         if (n - l >= 4) {
-            memcpy(&trig[idx[l]].a, &r[0], sizeof r[0]);
-            memcpy(&trig[idx[l + 1]].a, &r[1], sizeof r[1]);
-            memcpy(&trig[idx[l + 2]].a, &r[2], sizeof r[2]);
-            memcpy(&trig[idx[l + 3]].a, &r[3], sizeof r[3]);
+            memcpy(tb + (uint32_t)idx[l] + oa, &r[0], sizeof r[0]);
+            memcpy(tb + (uint32_t)idx[l + 1] + oa, &r[1], sizeof r[1]);
+            memcpy(tb + (uint32_t)idx[l + 2] + oa, &r[2], sizeof r[2]);
+            memcpy(tb + (uint32_t)idx[l + 3] + oa, &r[3], sizeof r[3]);
         } else {
-            for (int32_t j = 0; j < n - l; j++) memcpy(&trig[idx[l + j]].a, &r[j], sizeof r[j]);
+            for (int32_t j = 0; j < n - l; j++) memcpy(tb + (uint32_t)idx[l + j] + oa, &r[j], sizeof r[j]);
         }
     }
 }
@@ -1122,35 +1136,47 @@ OB_TRIG_CLONES static void bones_trig_pass(ob_instance *inst, const ob_pose *cop
         double xa[TRIG_STAGE + 4];
         int32_t n = 0;
         const uint64_t *pend = inst->pose_pending, *cons = inst->pose_constrained;
-        uint64_t *chg = inst->pose_changed;
-        for (int32_t k = 0; k < w; k++) {
-            uint64_t m = pend[k] | chg[k] | cons[k];
-            chg[k] = 0;
-            while (m) {
-                int32_t i = k * 64 + __builtin_ctzll(m);
-                m &= m - 1;
-                const ob_pose *p = &copy[i];
-                ob_trig *t = &trig[i];
-                ap[i] = *p;
-                uint64_t kr = ob_bits(p->rotation), kx = ob_bits(p->shear_x), ky = ob_bits(p->shear_y);
-                /* (an inactive bone's entry too: it stays what its angles give) */
-                if (((kr ^ t->rotation) | (kx ^ t->shear_x) | (ky ^ t->shear_y)) == 0) continue;
-                if (__builtin_expect(kx != ky, 0)) {
-                    ob_trig_set(t, p);
-                    continue;
-                }
-                t->rotation = kr;
-                t->shear_x = kx;
-                t->shear_y = ky;
-                xa[n] = ob_angle_x(p);
-                idx[n++] = i;
-                if (n == TRIG_STAGE) {
-                    trig_flush(trig, idx, xa, n);
-                    n = 0;
+        uint64_t *chg = inst->pose_changed, *rm = inst->pose_rows_mask, diff = 0;
+        for (int32_t k = 0; k < w; k++) diff |= (pend[k] | chg[k] | cons[k]) ^ rm[k];
+        if (diff) {  /* (the set is the same frame after frame while the animations are) */
+            int32_t c = 0;
+            for (int32_t k = 0; k < w; k++) {
+                uint64_t m = rm[k] = pend[k] | chg[k] | cons[k];
+                while (m) {
+                    inst->pose_rows[c++] = (uint32_t)(k * 64 + __builtin_ctzll(m)) * (uint32_t)sizeof(ob_pose);
+                    m &= m - 1;
                 }
             }
+            inst->pose_row_count = c;
         }
-        if (n) trig_flush(trig, idx, xa, n);
+        for (int32_t k = 0; k < w; k++) chg[k] = 0;
+        const uint32_t *rows = inst->pose_rows;
+        _Static_assert(sizeof(ob_trig) == sizeof(ob_pose), "one byte offset for a bone's pose and trig rows");
+        char *apb = (char *)ap, *tb = (char *)trig;
+        const char *cb = (const char *)copy;
+        for (int32_t j = 0, nr = inst->pose_row_count; j < nr; j++) {
+            uint32_t off = rows[j];
+            const ob_pose *p = (const ob_pose *)(cb + off);
+            ob_trig *t = (ob_trig *)(tb + off);
+            *(ob_pose *)(apb + off) = *p;
+            uint64_t kr = ob_bits(p->rotation), kx = ob_bits(p->shear_x), ky = ob_bits(p->shear_y);
+            /* (an inactive bone's entry too: it stays what its angles give) */
+            if (((kr ^ t->rotation) | (kx ^ t->shear_x) | (ky ^ t->shear_y)) == 0) continue;
+            if (__builtin_expect(kx != ky, 0)) {
+                ob_trig_set(t, p);
+                continue;
+            }
+            t->rotation = kr;
+            t->shear_x = kx;
+            t->shear_y = ky;
+            xa[n] = ob_angle_x(p);
+            idx[n++] = (int32_t)off;
+            if (n == TRIG_STAGE) {
+                trig_flush(tb, idx, xa, n);
+                n = 0;
+            }
+        }
+        if (n) trig_flush(tb, idx, xa, n);
         return;
     }
     int32_t *restrict todo = inst->chain, n = 0;  /* scratch: the bones listed */
@@ -1189,7 +1215,12 @@ OB_TRIG_CLONES static void bones_trig_pass(ob_instance *inst, const ob_pose *cop
             trig[i].shear_y = ob_bits(p->shear_y);
             xa[l] = ob_angle_x(p);
         }
-        trig_flush(trig, todo + k, xa, m);
+        if (nb >= (1 << 25)) {  /* (byte offsets would not fit in int32: one at a time) */
+            for (int32_t l = 0; l < m; l++) ob_trig_set(&trig[todo[k + l]], &ap[todo[k + l]]);
+            continue;
+        }
+        for (int32_t l = 0; l < m; l++) todo[k + l] *= (int32_t)sizeof(ob_trig);  /* byte offsets */
+        trig_flush((char *)trig, todo + k, xa, m);
     }
 }
 #undef TRIG_STAGE
