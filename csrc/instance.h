@@ -163,6 +163,8 @@ struct ob_instance {
                                  ** index into con_values, count) pairs, the keyed values' span */
     int32_t setup_con_count;
     int setup_full;              /* the next setToSetupPose copies every row */
+    int setup_keyed_bytes;       /* issue 17 (bones): 1 some inherit timeline, 2 some dark
+                                 ** timeline (else inherit, slot_has_dark hold their setup values) */
     int32_t *setup_particle_list; /* slots a particles timeline keys (their particle values) */
     int32_t setup_particle_count;
     /* issue 17 (bones): the local pose rows the same way: per animation, a

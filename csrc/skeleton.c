@@ -180,6 +180,10 @@ static int build_setup_lists(ob_instance *inst)
             switch (tl->target) {
             case OB_TL_SLOT:  /* colour and dark (apply_slot); attachment keys are not these rows */
                 if (tl->property != OB_P_ATTACHMENT && tl->index < ns) mark[tl->index] = 1;
+                if (tl->property == OB_P_DARK) inst->setup_keyed_bytes |= 2;  /* slot_has_dark (timeline.c) */
+                break;
+            case OB_TL_BONE:
+                if (tl->property == OB_P_INHERIT) inst->setup_keyed_bytes |= 1;
                 break;
             case OB_TL_PARTICLES:  /* the slot's particle values (apply_particles) */
                 if (tl->index < ns) mark[ns + tl->index] = 1;
@@ -690,8 +694,12 @@ void ob_instance_set_to_setup_pose(ob_instance *inst)
             }
         }
     }
-    copy_block(inst->inherit, inst->setup_inherit, nb);
-    copy_block(inst->slot_has_dark, inst->setup_has_dark, ns);
+    /* issue 17 (bones): the live inherit modes and dark flags only when a
+    ** timeline of the document can have written them (other writers: sliders,
+    ** with no pose_words, and those that set setup_full) */
+    int bytes = full || !inst->pose_words ? 3 : inst->setup_keyed_bytes;
+    if (bytes & 1) copy_block(inst->inherit, inst->setup_inherit, nb);
+    if (bytes & 2) copy_block(inst->slot_has_dark, inst->setup_has_dark, ns);
     copy_block(inst->slot_attachment, inst->setup_attachment, ns * sizeof *inst->slot_attachment);
     copy_block(inst->draw_order, inst->setup_order, ns * sizeof *inst->draw_order);
     size_t nc = (size_t)doc->constraint_count;
