@@ -684,13 +684,30 @@ void ob_instance_set_to_setup_pose(ob_instance *inst)
         for (int32_t w = 0; w < inst->pose_words; w++) inst->pose_pending[w] = 0;
     } else {
         /* issue 17: only the rows the animations applied since the last call write */
-        for (int32_t w = 0; w < inst->pose_words; w++) {
-            uint64_t m = inst->pose_pending[w];
-            inst->pose_pending[w] = 0;
-            while (m) {
-                size_t i = (size_t)w * 64 + (size_t)__builtin_ctzll(m);
-                m &= m - 1;
-                inst->local[i] = inst->setup_local[i];
+        uint64_t out = 0;  /* pending rows the trig pass's row list lacks */
+        for (int32_t w = 0; w < inst->pose_words; w++) out |= inst->pose_pending[w] & ~inst->pose_rows_mask[w];
+        if (!out && 2 * (size_t)inst->pose_row_count <= 3 * pending) {  /* (a list row costs 2/3 of a scanned one) */
+            /* issue 17 (bones): the rows of that list, a superset (each frame's
+            ** the same while the animations are): a row no animation wrote
+            ** since the last call holds its setup values (the last call restored
+            ** it or it was never written; any other writer sets setup_full),
+            ** so restoring it changes nothing */
+            char *lb = (char *)inst->local;
+            const char *sb = (const char *)inst->setup_local;
+            for (int32_t j = 0, n = inst->pose_row_count; j < n; j++) {
+                uint32_t off = inst->pose_rows[j];
+                *(ob_pose *)(lb + off) = *(const ob_pose *)(sb + off);
+            }
+            for (int32_t w = 0; w < inst->pose_words; w++) inst->pose_pending[w] = 0;
+        } else {
+            for (int32_t w = 0; w < inst->pose_words; w++) {
+                uint64_t m = inst->pose_pending[w];
+                inst->pose_pending[w] = 0;
+                while (m) {
+                    size_t i = (size_t)w * 64 + (size_t)__builtin_ctzll(m);
+                    m &= m - 1;
+                    inst->local[i] = inst->setup_local[i];
+                }
             }
         }
     }
