@@ -684,9 +684,12 @@ void ob_instance_set_to_setup_pose(ob_instance *inst)
         for (int32_t w = 0; w < inst->pose_words; w++) inst->pose_pending[w] = 0;
     } else {
         /* issue 17: only the rows the animations applied since the last call write */
-        uint64_t out = 0;  /* pending rows the trig pass's row list lacks */
-        for (int32_t w = 0; w < inst->pose_words; w++) out |= inst->pose_pending[w] & ~inst->pose_rows_mask[w];
-        if (!out && 2 * (size_t)inst->pose_row_count <= 3 * pending) {  /* (a list row costs 2/3 of a scanned one) */
+        uint64_t out = 1;  /* pending rows the trig pass's row list lacks */
+        if (2 * (size_t)inst->pose_row_count <= 3 * pending) {  /* (a list row costs 2/3 of a scanned one) */
+            out = 0;
+            for (int32_t w = 0; w < inst->pose_words; w++) out |= inst->pose_pending[w] & ~inst->pose_rows_mask[w];
+        }
+        if (!out) {
             /* issue 17 (bones): the rows of that list, a superset (each frame's
             ** the same while the animations are): a row no animation wrote
             ** since the last call holds its setup values (the last call restored
@@ -1259,6 +1262,12 @@ OB_TRIG_CLONES static void bones_trig_pass(ob_instance *inst, const ob_pose *cop
 ** or a root (its trig checked first), −1 − c for constraint c */
 #define WALK_CHECK 0x40000000
 #define WALK_SLOW 0x20000000  /* (with WALK_CHECK) a bone ob_bone_world_spine does whole */
+/* WALK_LIVE + b: as b, its live inherit mode read first.  A plain b is a bone
+** whose mode is normal and stays so: no inherit timeline in the document, pose
+** tracking (no sliders) and the live modes the setup's when the plan is built
+** (a snapshot restore rebuilds it), so only setToSetupPose writes them, with
+** the setup's (issue 17, bones) */
+#define WALK_LIVE 0x10000000
 _Static_assert(sizeof(ob_trig) == sizeof(ob_pose), "one byte offset for a bone's trig and applied rows");
 static void spine_walk_plan(ob_instance *inst)
 {
@@ -1273,6 +1282,8 @@ static void spine_walk_plan(ob_instance *inst)
     }
     /* byte offsets in int32: bones below 2^24 (else every bone the slow way) */
     int fits = nb < (1 << 24);
+    int fixed = inst->pose_words > 0 && !(inst->setup_keyed_bytes & 1);
+    for (int32_t b = 0; b < nb && fixed; b++) fixed = inst->inherit[b] == inst->setup_inherit[b];
     for (int32_t k = 0; k < inst->spine_cache_count; k++) {
         int32_t e = inst->spine_cache[k], *step = &inst->walk_plan[4 * k];
         if (e < 0) {
@@ -1280,7 +1291,8 @@ static void spine_walk_plan(ob_instance *inst)
             continue;
         }
         int32_t p = inst->spine_parent[e];
-        step[0] = !fits ? WALK_CHECK + WALK_SLOW : p < 0 || mark[e] ? WALK_CHECK + e : e;
+        step[0] = !fits ? WALK_CHECK + WALK_SLOW : p < 0 || mark[e] ? WALK_CHECK + e
+                : fixed && inst->setup_inherit[e] == OB_INHERIT_NORMAL ? e : WALK_LIVE + e;
         step[1] = fits ? e * (int32_t)sizeof(ob_mat) : 0;
         step[2] = fits ? e * (int32_t)sizeof(ob_pose) : 0;
         step[3] = fits && p >= 0 ? p * (int32_t)sizeof(ob_mat) : -1;
@@ -1325,9 +1337,17 @@ OB_TRIG_CLONES static void spine_walk(ob_instance *inst)
     for (int32_t k = 0, n = inst->spine_cache_count; k < n; k++) {
         const int32_t *step = &plan[4 * k];
         int32_t e = step[0];
-        if (__builtin_expect(e >= 0 && e < WALK_CHECK && inherit[e] == OB_INHERIT_NORMAL, 1)) {  /* the common case */
+        if (__builtin_expect(e >= 0 && e < WALK_LIVE, 1)) {  /* the common case */
             walk_mul((ob_mat *)(world + step[1]), (const ob_mat *)(world + step[3]), (const ob_trig *)(trig + step[2]),
                      (const ob_pose *)(applied + step[2]));
+            continue;
+        }
+        if (e >= WALK_LIVE && e < WALK_CHECK) {
+            if (inherit[e - WALK_LIVE] == OB_INHERIT_NORMAL)
+                walk_mul((ob_mat *)(world + step[1]), (const ob_mat *)(world + step[3]),
+                         (const ob_trig *)(trig + step[2]), (const ob_pose *)(applied + step[2]));
+            else
+                ob_bone_world_spine(inst, e - WALK_LIVE);
             continue;
         }
         if (e < 0) {
@@ -1355,6 +1375,7 @@ OB_TRIG_CLONES static void spine_walk(ob_instance *inst)
     }
 }
 #undef WALK_SLOW
+#undef WALK_LIVE
 #undef WALK_CHECK
 
 /* spine-core 4.2 Skeleton.updateWorldTransform: applied = local for every
