@@ -738,8 +738,10 @@ void ob_instance_set_to_setup_pose(ob_instance *inst)
         }
         for (int32_t k = 0; k < inst->setup_con_count; k++) {
             size_t i = (size_t)inst->setup_con_list[2 * k];
-            copy_block(&inst->con_values[i], &inst->setup_con_values[i],
-                       (size_t)inst->setup_con_list[2 * k + 1] * sizeof *inst->con_values);
+            int32_t n = inst->setup_con_list[2 * k + 1];
+            if (n >= 8) copy_block(&inst->con_values[i], &inst->setup_con_values[i], (size_t)n * sizeof *inst->con_values);
+            else  /* (short: no libc call for a tail) */
+                for (int32_t j = 0; j < n; j++) inst->con_values[i + j] = inst->setup_con_values[i + j];
         }
     }
     for (int32_t i = 0; i < inst->deform_count; i++) inst->deforms[i].count = 0;  /* deform cleared */
