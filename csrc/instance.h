@@ -92,6 +92,11 @@ struct ob_instance {
     /* bones (issue 17): per bone, its parent (doc->bones[i].parent), packed
     ** so the walk reads no document struct; after spine_cache in its allocation */
     int32_t *spine_parent;
+    /* issue 17 (bones): the walk's plan of spine_cache (skeleton.c spine_walk),
+    ** rebuilt when spine_cache_gen moves: after spine_parent in its allocation */
+    int32_t *walk_plan;
+    uint32_t walk_gen;
+    int walk_built;
 
     /* keyed per-attachment slot state (§5.1 deform offsets, sequence frame):
     ** one entry per (slot, attachment name) that some timeline keys, with a
@@ -158,6 +163,8 @@ struct ob_instance {
                                  ** index into con_values, count) pairs, the keyed values' span */
     int32_t setup_con_count;
     int setup_full;              /* the next setToSetupPose copies every row */
+    int setup_keyed_bytes;       /* issue 17 (bones): 1 some inherit timeline, 2 some dark
+                                 ** timeline (else inherit, slot_has_dark hold their setup values) */
     int32_t *setup_particle_list; /* slots a particles timeline keys (their particle values) */
     int32_t setup_particle_count;
     /* issue 17 (bones): the local pose rows the same way: per animation, a
@@ -175,6 +182,12 @@ struct ob_instance {
     uint64_t *pose_changed;
     uint64_t *pose_constrained;
     int pass_all;
+    /* issue 17 (bones): the trig pass's rows (pose_pending | pose_changed |
+    ** pose_constrained) as a list of byte offsets of 56-byte rows, rebuilt when
+    ** that set differs from pose_rows_mask (pose_words words, in pose_keys' allocation) */
+    uint64_t *pose_rows_mask;
+    uint32_t *pose_rows;
+    int32_t pose_row_count;
 };
 
 /* An animation is applied: the local pose rows its timelines write are

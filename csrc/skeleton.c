@@ -9,6 +9,7 @@
 ** updateAppliedTransform; our own code): bones and constraints run in the
 ** order of an update cache built with the active flags, each bone's world is
 ** computed when the cache reaches it, with Spine's inherit formulas. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -179,6 +180,10 @@ static int build_setup_lists(ob_instance *inst)
             switch (tl->target) {
             case OB_TL_SLOT:  /* colour and dark (apply_slot); attachment keys are not these rows */
                 if (tl->property != OB_P_ATTACHMENT && tl->index < ns) mark[tl->index] = 1;
+                if (tl->property == OB_P_DARK) inst->setup_keyed_bytes |= 2;  /* slot_has_dark (timeline.c) */
+                break;
+            case OB_TL_BONE:
+                if (tl->property == OB_P_INHERIT) inst->setup_keyed_bytes |= 1;
                 break;
             case OB_TL_PARTICLES:  /* the slot's particle values (apply_particles) */
                 if (tl->index < ns) mark[ns + tl->index] = 1;
@@ -201,8 +206,16 @@ static int build_setup_lists(ob_instance *inst)
     for (int32_t c = 0; c < nc; c++) {  /* (first value, count): the keyed values' span */
         if (!fields[c]) continue;
         int lo = __builtin_ctz(fields[c]), hi = 32 - __builtin_clz(fields[c]);
-        inst->setup_con_list[2 * inst->setup_con_count] = c * OB_CV_COUNT + lo;
-        inst->setup_con_list[2 * inst->setup_con_count + 1] = hi - lo;
+        int32_t *sp = &inst->setup_con_list[2 * inst->setup_con_count];
+        /* issue 17 (bones): spans less than 16 values apart in one: the values
+        ** between are no timeline's and every other writer sets setup_full, so
+        ** they hold their setup values here and restoring them changes nothing */
+        if (inst->setup_con_count && c * OB_CV_COUNT + lo - (sp[-2] + sp[-1]) <= 16) {
+            sp[-1] = c * OB_CV_COUNT + hi - sp[-2];
+            continue;
+        }
+        sp[0] = c * OB_CV_COUNT + lo;
+        sp[1] = hi - lo;
         inst->setup_con_count++;
     }
     free(mark);
@@ -212,11 +225,13 @@ static int build_setup_lists(ob_instance *inst)
     ** conservative), when the bitsets stay small (≤ 512 KB) */
     int32_t nb = doc->bone_count, w = (nb + 63) / 64;
     if (nb == 0 || doc->slider_count > 0 || (int64_t)w * (doc->animation_count + 1) > 65536) return 0;
-    inst->pose_keys = calloc((size_t)w * ((size_t)doc->animation_count + 3), sizeof(uint64_t));
+    inst->pose_keys = calloc((size_t)w * ((size_t)doc->animation_count + 4) + ((size_t)nb + 1) / 2, sizeof(uint64_t));
     if (!inst->pose_keys) return -1;
     inst->pose_pending = inst->pose_keys + (size_t)w * (size_t)doc->animation_count;
     inst->pose_changed = inst->pose_pending + w;
     inst->pose_constrained = inst->pose_changed + w;
+    inst->pose_rows_mask = inst->pose_constrained + w;  /* zero: the empty list */
+    inst->pose_rows = (uint32_t *)(inst->pose_rows_mask + w);
     for (int32_t c = 0; c < doc->constraint_count; c++) {  /* the bones whose applied pose constraints write */
         const ob_constraint_data *cd = &doc->constraints[c];
         if (cd->kind == OB_CON_PHYSICS && cd->bone >= 0 && cd->bone < nb)
@@ -334,9 +349,10 @@ ob_instance *ob_instance_create(const ob_document *doc, ob_error *err)
     if (constraint_order(doc, inst->con_order) < 0) goto oom;
     if (doc->pose_model == OB_POSE_MODEL_SPINE) {
         inst->spine_cache_capacity = spine_cache_bound(inst);
-        inst->spine_cache = calloc((size_t)inst->spine_cache_capacity + (size_t)nb, sizeof *inst->spine_cache);
+        inst->spine_cache = calloc(5 * (size_t)inst->spine_cache_capacity + (size_t)nb, sizeof *inst->spine_cache);
         if (!inst->spine_cache) goto oom;
         inst->spine_parent = inst->spine_cache + inst->spine_cache_capacity;  /* bones, issue 17 */
+        inst->walk_plan = inst->spine_parent + nb;
         for (int32_t i = 0; i < nb; i++) inst->spine_parent[i] = doc->bones[i].parent;
     }
     if (build_keyed_tables(inst) < 0) goto oom;
@@ -643,33 +659,67 @@ static inline void copy_block(void *restrict dst, const void *restrict src, size
     if (i < bytes) memcpy(d + i, s + i, bytes - i);  /* < 64 bytes */
 }
 
+/* issue 17 (bones): the bits set in a word, inline (the x86-64 baseline has
+** no popcnt: __builtin_popcountll is a libgcc call there) */
+static inline size_t bits_set(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (size_t)((x * 0x0101010101010101ULL) >> 56);
+}
+
 void ob_instance_set_to_setup_pose(ob_instance *inst)
 {
     const ob_document *doc = inst->doc;
     size_t nb = (size_t)doc->bone_count, ns = (size_t)doc->slot_count;
     int full = inst->setup_full || inst->sm;  /* a running machine's bindings and scripts write any row */
     size_t pending = 0;  /* rows to restore: most of them ⇒ the block copy */
-    for (int32_t w = 0; w < inst->pose_words && !full; w++) pending += (size_t)__builtin_popcountll(inst->pose_pending[w]);
+    for (int32_t w = 0; w < inst->pose_words && !full; w++) pending += bits_set(inst->pose_pending[w]);
     if (full) inst->pass_all = 1;  /* any row may have changed since the last trig pass */
     else  /* the rows restored: changed since the last trig pass (bones_trig_pass) */
         for (int32_t w = 0; w < inst->pose_words; w++) inst->pose_changed[w] |= inst->pose_pending[w];
     if (full || !inst->pose_words || 3 * pending > 2 * nb) {
         copy_block(inst->local, inst->setup_local, nb * sizeof *inst->local);
-        if (inst->pose_words) memset(inst->pose_pending, 0, (size_t)inst->pose_words * sizeof(uint64_t));
+        for (int32_t w = 0; w < inst->pose_words; w++) inst->pose_pending[w] = 0;
     } else {
         /* issue 17: only the rows the animations applied since the last call write */
-        for (int32_t w = 0; w < inst->pose_words; w++) {
-            uint64_t m = inst->pose_pending[w];
-            inst->pose_pending[w] = 0;
-            while (m) {
-                size_t i = (size_t)w * 64 + (size_t)__builtin_ctzll(m);
-                m &= m - 1;
-                inst->local[i] = inst->setup_local[i];
+        uint64_t out = 1;  /* pending rows the trig pass's row list lacks */
+        if (2 * (size_t)inst->pose_row_count <= 3 * pending) {  /* (a list row costs 2/3 of a scanned one) */
+            out = 0;
+            for (int32_t w = 0; w < inst->pose_words; w++) out |= inst->pose_pending[w] & ~inst->pose_rows_mask[w];
+        }
+        if (!out) {
+            /* issue 17 (bones): the rows of that list, a superset (each frame's
+            ** the same while the animations are): a row no animation wrote
+            ** since the last call holds its setup values (the last call restored
+            ** it or it was never written; any other writer sets setup_full),
+            ** so restoring it changes nothing */
+            char *lb = (char *)inst->local;
+            const char *sb = (const char *)inst->setup_local;
+            for (int32_t j = 0, n = inst->pose_row_count; j < n; j++) {
+                uint32_t off = inst->pose_rows[j];
+                *(ob_pose *)(lb + off) = *(const ob_pose *)(sb + off);
+            }
+            for (int32_t w = 0; w < inst->pose_words; w++) inst->pose_pending[w] = 0;
+        } else {
+            for (int32_t w = 0; w < inst->pose_words; w++) {
+                uint64_t m = inst->pose_pending[w];
+                inst->pose_pending[w] = 0;
+                while (m) {
+                    size_t i = (size_t)w * 64 + (size_t)__builtin_ctzll(m);
+                    m &= m - 1;
+                    inst->local[i] = inst->setup_local[i];
+                }
             }
         }
     }
-    copy_block(inst->inherit, inst->setup_inherit, nb);
-    copy_block(inst->slot_has_dark, inst->setup_has_dark, ns);
+    /* issue 17 (bones): the live inherit modes and dark flags only when a
+    ** timeline of the document can have written them (other writers: sliders,
+    ** with no pose_words, and those that set setup_full) */
+    int bytes = full || !inst->pose_words ? 3 : inst->setup_keyed_bytes;
+    if (bytes & 1) copy_block(inst->inherit, inst->setup_inherit, nb);
+    if (bytes & 2) copy_block(inst->slot_has_dark, inst->setup_has_dark, ns);
     copy_block(inst->slot_attachment, inst->setup_attachment, ns * sizeof *inst->slot_attachment);
     copy_block(inst->draw_order, inst->setup_order, ns * sizeof *inst->draw_order);
     size_t nc = (size_t)doc->constraint_count;
@@ -688,8 +738,10 @@ void ob_instance_set_to_setup_pose(ob_instance *inst)
         }
         for (int32_t k = 0; k < inst->setup_con_count; k++) {
             size_t i = (size_t)inst->setup_con_list[2 * k];
-            for (int32_t j = 0, n = inst->setup_con_list[2 * k + 1]; j < n; j++)
-                inst->con_values[i + j] = inst->setup_con_values[i + j];
+            int32_t n = inst->setup_con_list[2 * k + 1];
+            if (n >= 8) copy_block(&inst->con_values[i], &inst->setup_con_values[i], (size_t)n * sizeof *inst->con_values);
+            else  /* (short: no libc call for a tail) */
+                for (int32_t j = 0; j < n; j++) inst->con_values[i + j] = inst->setup_con_values[i + j];
         }
     }
     for (int32_t i = 0; i < inst->deform_count; i++) inst->deforms[i].count = 0;  /* deform cleared */
@@ -1058,86 +1110,275 @@ void ob_bone_applied_spine(ob_instance *inst, int32_t i)
 ** (the kernel calls overlap there, where a call inside the world walk waits
 ** for the parent multiply).  A bone with shearX = shearY (nearly all) needs
 ** θx only (θy = θx bit for bit, obmath.h): those are listed without a branch
-** and their angles computed four at a time, two calls per step; a bone whose
-** shears differ is done on its own.  When copy is given, applied = copy is
-** done in the same loop.  Pass 2, the walk in order, finds the trig current
-** (ob_local_matrix_cached); a constraint that moves a bone later recomputes
-** that bone's entry. */
+** and their angles computed four at a time; a bone whose shears differ is
+** done on its own.  When copy is given, applied = copy is done in the same
+** loop.  Pass 2, the walk in order, finds the trig current; a constraint that
+** moves a bone later recomputes that bone's entry. */
+
+/* issue 17 (bones): the listed bones' θx through the four-lane kernel in one
+** stream (the staging buffer of TRIG_STAGE angles on the stack), then their
+** entries' values (the keys were stored when they were listed) */
+#define TRIG_STAGE 64
+__attribute__((always_inline)) static inline void trig_flush(char *restrict tb, const int32_t *restrict idx,
+                                                             double *restrict xa, int32_t n)
+{  /* idx: the rows' byte offsets in trig */
+    xa[n] = xa[n + 1] = xa[n + 2] = 0;  /* the last step's spare lanes: finite */
+    for (int32_t l = 0; l < n; l += 4) {
+        ob_v4d vx, vs, vc;
+        memcpy(&vx, xa + l, sizeof vx);
+        ob_sincos_v4p(&vx, &vs, &vc);
+        /* each row's a, b, c, d = cos, −sin, sin, cos (ob_trig_store's values
+        ** with θy = θx), four rows from the two results */
+        ob_v4d ns = -vs;
+        ob_v4d x0 = __builtin_shuffle(vc, ns, (ob_v4l){0, 4, 2, 6}), x1 = __builtin_shuffle(vc, ns, (ob_v4l){1, 5, 3, 7});
+        ob_v4d y0 = __builtin_shuffle(vs, vc, (ob_v4l){0, 4, 2, 6}), y1 = __builtin_shuffle(vs, vc, (ob_v4l){1, 5, 3, 7});
+        ob_v4d r[4] = {__builtin_shuffle(x0, y0, (ob_v4l){0, 1, 4, 5}), __builtin_shuffle(x1, y1, (ob_v4l){0, 1, 4, 5}),
+                       __builtin_shuffle(x0, y0, (ob_v4l){2, 3, 6, 7}), __builtin_shuffle(x1, y1, (ob_v4l){2, 3, 6, 7})};
+        const size_t oa = offsetof(ob_trig, a);
+        if (n - l >= 4) {
+            memcpy(tb + (uint32_t)idx[l] + oa, &r[0], sizeof r[0]);
+            memcpy(tb + (uint32_t)idx[l + 1] + oa, &r[1], sizeof r[1]);
+            memcpy(tb + (uint32_t)idx[l + 2] + oa, &r[2], sizeof r[2]);
+            memcpy(tb + (uint32_t)idx[l + 3] + oa, &r[3], sizeof r[3]);
+        } else {
+            for (int32_t j = 0; j < n - l; j++) memcpy(tb + (uint32_t)idx[l + j] + oa, &r[j], sizeof r[j]);
+        }
+    }
+}
+
 OB_TRIG_CLONES static void bones_trig_pass(ob_instance *inst, const ob_pose *copy)
 {
     const int32_t nb = inst->doc->bone_count;
     const uint8_t *restrict active = inst->bone_active;
     ob_pose *ap = inst->applied;
     ob_trig *restrict trig = inst->trig;
-    int32_t *restrict todo = inst->chain, n = 0;  /* scratch: the bones listed */
-#define TRIG_CHECK(i, p)                                                                          \
-    do {                                                                                          \
-        uint64_t kr = ob_bits((p)->rotation), kx = ob_bits((p)->shear_x), ky = ob_bits((p)->shear_y); \
-        const ob_trig *t = &trig[i];                                                              \
-        int need = active[i] & (((kr ^ t->rotation) | (kx ^ t->shear_x) | (ky ^ t->shear_y)) != 0); \
-        if (__builtin_expect(need & (kx != ky), 0)) {                                             \
-            ob_trig_set(&trig[i], (p));                                                           \
-            need = 0;                                                                             \
-        }                                                                                         \
-        todo[n] = (i);                                                                            \
-        n += need;                                                                                \
-    } while (0)
-    int32_t w = inst->pose_words, rows = 0;
-    for (int32_t k = 0; k < w && copy && !inst->pass_all; k++)
-        rows += __builtin_popcountll(inst->pose_pending[k] | inst->pose_changed[k] | inst->pose_constrained[k]);
-    if (copy && w && !inst->pass_all && 3 * rows <= 2 * nb) {  /* most rows: the block copy */
-        /* issue 17: applied = local and the check on the rows that can differ
+    int32_t w = inst->pose_words;
+    if (copy && w && !inst->pass_all) {
+        /* issue 17: applied = local and the trig on the rows that can differ
         ** from last frame's only: local rows an animation wrote or setToSetupPose
         ** restored since the last pass, and the bones constraints write the
-        ** applied pose of; any other writer sets pass_all (skeleton.c) */
-        for (int32_t k = 0; k < w; k++) {
-            uint64_t m = inst->pose_pending[k] | inst->pose_changed[k] | inst->pose_constrained[k];
-            inst->pose_changed[k] = 0;
-            while (m) {
-                int32_t i = k * 64 + __builtin_ctzll(m);
-                m &= m - 1;
-                ap[i] = copy[i];
-                TRIG_CHECK(i, &copy[i]);
+        ** applied pose of; any other writer sets pass_all (skeleton.c).  Every
+        ** such row's trig is recomputed without comparing its keys (bones,
+        ** issue 17: the kernel's lane costs less than the three compares, and
+        ** most of these rows are keyed rotations that changed): the values are
+        ** those of its angles, which is what the cache holds in any case */
+        int32_t idx[TRIG_STAGE];
+        double xa[TRIG_STAGE + 4];
+        int32_t n = 0;
+        const uint64_t *pend = inst->pose_pending, *cons = inst->pose_constrained;
+        uint64_t *chg = inst->pose_changed, *rm = inst->pose_rows_mask, diff = 0;
+        for (int32_t k = 0; k < w; k++) diff |= (pend[k] | chg[k] | cons[k]) ^ rm[k];
+        if (diff) {  /* (the set is the same frame after frame while the animations are) */
+            int32_t c = 0;
+            for (int32_t k = 0; k < w; k++) {
+                uint64_t m = rm[k] = pend[k] | chg[k] | cons[k];
+                while (m) {
+                    inst->pose_rows[c++] = (uint32_t)(k * 64 + __builtin_ctzll(m)) * (uint32_t)sizeof(ob_pose);
+                    m &= m - 1;
+                }
+            }
+            inst->pose_row_count = c;
+        }
+        for (int32_t k = 0; k < w; k++) chg[k] = 0;
+        const uint32_t *rows = inst->pose_rows;
+        _Static_assert(sizeof(ob_trig) == sizeof(ob_pose), "one byte offset for a bone's pose and trig rows");
+        char *apb = (char *)ap, *tb = (char *)trig;
+        const char *cb = (const char *)copy;
+        for (int32_t j = 0, nr = inst->pose_row_count; j < nr; j++) {
+            uint32_t off = rows[j];
+            const ob_pose *p = (const ob_pose *)(cb + off);
+            ob_trig *t = (ob_trig *)(tb + off);
+            *(ob_pose *)(apb + off) = *p;
+            uint64_t kr = ob_bits(p->rotation), kx = ob_bits(p->shear_x), ky = ob_bits(p->shear_y);
+            /* (an inactive bone's entry too: it stays what its angles give) */
+            if (((kr ^ t->rotation) | (kx ^ t->shear_x) | (ky ^ t->shear_y)) == 0) continue;
+            if (__builtin_expect(kx != ky, 0)) {
+                ob_trig_set(t, p);
+                continue;
+            }
+            t->rotation = kr;
+            t->shear_x = kx;
+            t->shear_y = ky;
+            xa[n] = ob_angle_x(p);
+            idx[n++] = (int32_t)off;
+            if (n == TRIG_STAGE) {
+                trig_flush(tb, idx, xa, n);
+                n = 0;
             }
         }
-    } else {
-        /* applied = copy in one block copy; the check then reads the source */
-        const ob_pose *restrict src = ap;
-        if (copy) {
-            copy_block(ap, copy, (size_t)nb * sizeof *ap);
-            src = copy;
-        }
-        /* the check: three key compares per bone, the bone listed without a branch */
-        for (int32_t i = 0; i < nb; i++) TRIG_CHECK(i, &src[i]);
-        if (copy && w) {
-            inst->pass_all = 0;
-            memset(inst->pose_changed, 0, (size_t)w * sizeof(uint64_t));
-        }
+        if (n) trig_flush(tb, idx, xa, n);
+        return;
     }
-#undef TRIG_CHECK
-    /* the listed bones' θx, eight at a time (the last few on zeros, one
-    ** four-lane call when they are four or fewer) */
-    for (int32_t k = 0; k < n; k += 8) {
-        int m = n - k < 8 ? n - k : 8;
-        double x8[8] = {0, 0, 0, 0, 0, 0, 0, 0}, s[8], c[8];
-        for (int l = 0; l < m; l++) x8[l] = ob_angle_x(&ap[todo[k + l]]);
-        ob_v4d x0, x1, s0, c0, s1, c1;
-        memcpy(&x0, x8, sizeof x0);
-        ob_sincos_v4p(&x0, &s0, &c0);
-        memcpy(s, &s0, sizeof s0);
-        memcpy(c, &c0, sizeof c0);
-        if (m > 4) {
-            memcpy(&x1, x8 + 4, sizeof x1);
-            ob_sincos_v4p(&x1, &s1, &c1);
-            memcpy(s + 4, &s1, sizeof s1);
-            memcpy(c + 4, &c1, sizeof c1);
+    int32_t *restrict todo = inst->chain, n = 0;  /* scratch: the bones listed */
+    /* applied = copy in one block copy; the check then reads the source */
+    const ob_pose *restrict src = ap;
+    if (copy) {
+        copy_block(ap, copy, (size_t)nb * sizeof *ap);
+        src = copy;
+    }
+    /* the check: three key compares per bone, the bone listed without a branch */
+    for (int32_t i = 0; i < nb; i++) {
+        const ob_pose *p = &src[i];
+        uint64_t kr = ob_bits(p->rotation), kx = ob_bits(p->shear_x), ky = ob_bits(p->shear_y);
+        const ob_trig *t = &trig[i];
+        int need = active[i] & (((kr ^ t->rotation) | (kx ^ t->shear_x) | (ky ^ t->shear_y)) != 0);
+        if (__builtin_expect(need & (kx != ky), 0)) {
+            ob_trig_set(&trig[i], p);
+            need = 0;
         }
-        for (int l = 0; l < m; l++) {
+        todo[n] = i;
+        n += need;
+    }
+    if (copy && w) {
+        inst->pass_all = 0;
+        memset(inst->pose_changed, 0, (size_t)w * sizeof(uint64_t));
+    }
+    /* the listed bones' θx, a staging buffer at a time */
+    for (int32_t k = 0; k < n; k += TRIG_STAGE) {
+        int32_t m = n - k < TRIG_STAGE ? n - k : TRIG_STAGE;
+        double xa[TRIG_STAGE + 4];
+        for (int32_t l = 0; l < m; l++) {
             int32_t i = todo[k + l];
-            ob_trig_store(&trig[i], &ap[i], s[l], c[l], s[l], c[l]);
+            const ob_pose *p = &ap[i];
+            trig[i].rotation = ob_bits(p->rotation);
+            trig[i].shear_x = ob_bits(p->shear_x);
+            trig[i].shear_y = ob_bits(p->shear_y);
+            xa[l] = ob_angle_x(p);
+        }
+        if (nb >= (1 << 25)) {  /* (byte offsets would not fit in int32: one at a time) */
+            for (int32_t l = 0; l < m; l++) ob_trig_set(&trig[todo[k + l]], &ap[todo[k + l]]);
+            continue;
+        }
+        for (int32_t l = 0; l < m; l++) todo[k + l] *= (int32_t)sizeof(ob_trig);  /* byte offsets */
+        trig_flush((char *)trig, todo + k, xa, m);
+    }
+}
+#undef TRIG_STAGE
+
+/* issue 17 (bones): the walk's plan, four int32 per spine_cache entry: a
+** code, then for a bone its byte offsets in world, in trig and applied (the
+** same: 56-byte rows), and its parent's in world.  The code: b for a bone whose
+** trig the walk may take as the trig pass left it (a parent, and no
+** constraint writes its applied pose: its applied pose and trig are those of
+** pass 1), WALK_CHECK + b for a bone whose applied pose a constraint writes
+** or a root (its trig checked first), −1 − c for constraint c */
+#define WALK_CHECK 0x40000000
+#define WALK_SLOW 0x20000000  /* (with WALK_CHECK) a bone ob_bone_world_spine does whole */
+/* WALK_LIVE + b: as b, its live inherit mode read first.  A plain b is a bone
+** whose mode is normal and stays so: no inherit timeline in the document, pose
+** tracking (no sliders) and the live modes the setup's when the plan is built
+** (a snapshot restore rebuilds it), so only setToSetupPose writes them, with
+** the setup's (issue 17, bones) */
+#define WALK_LIVE 0x10000000
+_Static_assert(sizeof(ob_trig) == sizeof(ob_pose), "one byte offset for a bone's trig and applied rows");
+static void spine_walk_plan(ob_instance *inst)
+{
+    const ob_document *doc = inst->doc;
+    int32_t nb = doc->bone_count, nc = doc->constraint_count, *mark = inst->chain;  /* (scratch) */
+    for (int32_t b = 0; b < nb; b++) mark[b] = 0;
+    for (int32_t c = 0; c < nc; c++) {  /* the bones whose applied pose constraints write */
+        const ob_constraint_data *cd = &doc->constraints[c];
+        if (cd->kind == OB_CON_PHYSICS && cd->bone >= 0 && cd->bone < nb) mark[cd->bone] = 1;
+        for (int32_t k = 0; k < cd->bone_count; k++)
+            if (cd->bones[k] >= 0 && cd->bones[k] < nb) mark[cd->bones[k]] = 1;
+    }
+    /* byte offsets in int32: bones below 2^24 (else every bone the slow way) */
+    int fits = nb < (1 << 24);
+    int fixed = inst->pose_words > 0 && !(inst->setup_keyed_bytes & 1);
+    for (int32_t b = 0; b < nb && fixed; b++) fixed = inst->inherit[b] == inst->setup_inherit[b];
+    for (int32_t k = 0; k < inst->spine_cache_count; k++) {
+        int32_t e = inst->spine_cache[k], *step = &inst->walk_plan[4 * k];
+        if (e < 0) {
+            step[0] = e;
+            continue;
+        }
+        int32_t p = inst->spine_parent[e];
+        step[0] = !fits ? WALK_CHECK + WALK_SLOW : p < 0 || mark[e] ? WALK_CHECK + e
+                : fixed && inst->setup_inherit[e] == OB_INHERIT_NORMAL ? e : WALK_LIVE + e;
+        step[1] = fits ? e * (int32_t)sizeof(ob_mat) : 0;
+        step[2] = fits ? e * (int32_t)sizeof(ob_pose) : 0;
+        step[3] = fits && p >= 0 ? p * (int32_t)sizeof(ob_mat) : -1;
+        if (!fits) step[1] = e;  /* (the bone, for ob_bone_world_spine) */
+    }
+    inst->walk_gen = inst->spine_cache_gen;
+    inst->walk_built = 1;
+}
+
+/* world = P·localMatrix from a current trig entry: ob_mat_mul(P,
+** ob_local_matrix_trig(ap, t)) lane by lane, the same operations in the same
+** order (issue 17, bones: the 2×2 in four lanes, the translation in two) */
+__attribute__((always_inline)) static inline void walk_mul(ob_mat *restrict w, const ob_mat *P, const ob_trig *t,
+                                                           const ob_pose *ap)
+{
+    ob_v4d T, Pm;
+    memcpy(&T, &t->a, sizeof T);     /* a, b, c, d */
+    memcpy(&Pm, &P->a, sizeof Pm);   /* a, b, c, d */
+    ob_v2d sc = ob_v2_load(&ap->scale_x), xy = ob_v2_load(&ap->x), pt = ob_v2_load(&P->x);
+    ob_v4d S = {sc[0], sc[1], sc[0], sc[1]}, XY = {xy[0], xy[1], xy[0], xy[1]};
+    ob_v4d L = T * S;  /* localMatrix a, b, c, d */
+    ob_v4d A = __builtin_shuffle(Pm, (ob_v4l){0, 0, 2, 2}), B = __builtin_shuffle(Pm, (ob_v4l){1, 1, 3, 3});
+    ob_v4d L01 = __builtin_shuffle(L, (ob_v4l){0, 1, 0, 1}), L23 = __builtin_shuffle(L, (ob_v4l){2, 3, 2, 3});
+    ob_v4d R = A * L01 + B * L23;
+    ob_v4d Q = Pm * XY;  /* P.a·x, P.b·y, P.c·x, P.d·y */
+    ob_v2d q0 = {Q[0], Q[2]}, q1 = {Q[1], Q[3]};
+    ob_v2d tr = (q0 + q1) + pt;
+    memcpy(&w->a, &R, sizeof R);
+    ob_v2_store(&w->x, tr);
+}
+
+/* pass 2, the walk: the update cache in order (the pointers in locals: the
+** calls cannot move them) */
+OB_TRIG_CLONES static void spine_walk(ob_instance *inst)
+{
+    if (!inst->walk_built || inst->walk_gen != inst->spine_cache_gen) spine_walk_plan(inst);
+    const int32_t *plan = inst->walk_plan;
+    const uint8_t *inherit = inst->inherit;
+    char *world = (char *)inst->world;
+    const char *applied = (const char *)inst->applied;
+    char *trig = (char *)inst->trig;
+    for (int32_t k = 0, n = inst->spine_cache_count; k < n; k++) {
+        const int32_t *step = &plan[4 * k];
+        int32_t e = step[0];
+        if (__builtin_expect(e >= 0 && e < WALK_LIVE, 1)) {  /* the common case */
+            walk_mul((ob_mat *)(world + step[1]), (const ob_mat *)(world + step[3]), (const ob_trig *)(trig + step[2]),
+                     (const ob_pose *)(applied + step[2]));
+            continue;
+        }
+        if (e >= WALK_LIVE && e < WALK_CHECK) {
+            if (inherit[e - WALK_LIVE] == OB_INHERIT_NORMAL)
+                walk_mul((ob_mat *)(world + step[1]), (const ob_mat *)(world + step[3]),
+                         (const ob_trig *)(trig + step[2]), (const ob_pose *)(applied + step[2]));
+            else
+                ob_bone_world_spine(inst, e - WALK_LIVE);
+            continue;
+        }
+        if (e < 0) {
+            ob_constraint_apply_spine(inst, -1 - e);
+            continue;
+        }
+        if (e == WALK_CHECK + WALK_SLOW) {
+            ob_bone_world_spine(inst, step[1]);
+            continue;
+        }
+        int32_t b = e & (WALK_CHECK - 1);
+        if (step[3] < 0) {  /* a root: root·localMatrix whatever its inherit (ob_bone_world_spine) */
+            ob_trig *t = (ob_trig *)(trig + step[2]);
+            const ob_pose *ap = (const ob_pose *)(applied + step[2]);
+            ob_trig_update(ap, t);
+            walk_mul((ob_mat *)(world + step[1]), &inst->root, t, ap);
+        } else if (inherit[b] == OB_INHERIT_NORMAL) {  /* a constrained bone */
+            ob_trig *t = (ob_trig *)(trig + step[2]);
+            const ob_pose *ap = (const ob_pose *)(applied + step[2]);
+            ob_trig_update(ap, t);
+            walk_mul((ob_mat *)(world + step[1]), (const ob_mat *)(world + step[3]), t, ap);
+        } else {
+            ob_bone_world_spine(inst, b);
         }
     }
 }
+#undef WALK_SLOW
+#undef WALK_LIVE
+#undef WALK_CHECK
 
 /* spine-core 4.2 Skeleton.updateWorldTransform: applied = local for every
 ** bone, then the update cache in order */
@@ -1161,25 +1402,7 @@ static void spine_update_world_transform(ob_instance *inst)
         memset(inst->sync_pending_children, 0, (size_t)doc->bone_count * sizeof *inst->sync_pending_children);
     }
     bones_trig_pass(inst, copy);
-    /* pass 2, the walk: the pointers in locals (the calls cannot move them) */
-    const int32_t *cache = inst->spine_cache, *parent = inst->spine_parent;
-    const uint8_t *inherit = inst->inherit;
-    const ob_pose *applied = inst->applied;
-    ob_trig *trig = inst->trig;
-    ob_mat *world = inst->world;
-    for (int32_t k = 0, n = inst->spine_cache_count; k < n; k++) {
-        int32_t e = cache[k];
-        if (e < 0) { ob_constraint_apply_spine(inst, -1 - e); continue; }
-        int32_t p = parent[e];
-        if (p >= 0 && inherit[e] == OB_INHERIT_NORMAL) {  /* the common case, inline */
-            const ob_pose *ap = &applied[e];
-            ob_trig *t = &trig[e];
-            ob_trig_update(ap, t);
-            world[e] = ob_mat_mul(world[p], ob_local_matrix_trig(ap, t));
-        } else {
-            ob_bone_world_spine(inst, e);
-        }
-    }
+    spine_walk(inst);
 }
 
 double ob_unit_scale_x(const ob_instance *inst) { return inst->doc->reference_scale / 100 * inst->scale_x; }
