@@ -289,6 +289,16 @@ static void apply_particles(ob_instance *inst, const ob_timeline *tl, double tim
 
 /* ---- deform (issue 17) ------------------------------------------------ */
 
+/* §5 the curve-mapped fraction of a (not stepped) deform key's span at time */
+static inline double dkey_fraction(const ob_dkey *a, double time)
+{
+    double f = (time - a->t0) / a->den;  /* / ((b.time − a.time) ‖ 1) */
+    return a->kind == OB_CURVE_LINEAR       ? f
+         : a->kind == OB_BKEY_SPINE_FAST    ? ob_curve_spine_fast_eval(a->curve, f)
+         : a->kind == OB_DKEY_SAMPLED       ? ob_curve_spine_sampled(a->curve, f)
+                                            : ob_curve_eval((ob_curve_kind)a->kind, a->curve, f);
+}
+
 /* §5 locate on a deform timeline's records (ob_dkey): the same key, fraction
 ** and divisions as locate, the hinted span read from the record itself */
 static inline const ob_dkey *deform_locate(const ob_instance *inst, const ob_timeline *tl, double time, double *t,
@@ -309,11 +319,7 @@ static inline const ob_dkey *deform_locate(const ob_instance *inst, const ob_tim
     }
     const ob_dkey *a = k + lo;
     if (a->kind == OB_CURVE_STEPPED) return a;
-    double f = (time - a->t0) / a->den;  /* / ((b.time − a.time) ‖ 1) */
-    *t = a->kind == OB_CURVE_LINEAR       ? f
-       : a->kind == OB_BKEY_SPINE_FAST    ? ob_curve_spine_fast_eval(a->curve, f)
-       : a->kind == OB_DKEY_SAMPLED       ? ob_curve_spine_sampled(a->curve, f)
-                                          : ob_curve_eval((ob_curve_kind)a->kind, a->curve, f);
+    *t = dkey_fraction(a, time);
     *interp = 1;
     return a;
 }
@@ -411,6 +417,42 @@ static void apply_deform(ob_instance *inst, const ob_timeline *tl, double time, 
         d->values[i] = v;
     }
     d->count = n;
+}
+
+/* issue 17 (keys): alpha ≥ 1, no mix-out: the deform timelines from their
+** records (ob_dline).  Strictly inside the hinted span (most frames) with its
+** entry found and sized, the sample is recorded as apply_deform records it;
+** anything else is apply_deform itself */
+static void apply_deforms_plain(ob_instance *inst, const ob_animation_data *an, double time)
+{
+    ob_deform *deforms = inst->deforms;
+    const int32_t *hints = inst->key_hint;
+    uint32_t nd = (uint32_t)inst->deform_count;
+    for (int32_t i = 0; i < an->dline_count; i++) {
+        const ob_dline *x = &an->dlines[i];
+        uint32_t h = (uint32_t)hints[x->hint];
+        ob_deform *d;
+        const ob_dkey *a;
+        if ((uint32_t)x->entry < nd && (d = &deforms[x->entry])->slot == x->slot && d->name_id == x->name_id &&
+            h < (uint32_t)(x->key_count - 1) && (a = x->keys + h)->t0 < time && time < a->t1 &&
+            a->count <= d->capacity) {
+            if (a->kind == OB_CURVE_STEPPED) {  /* held */
+                d->lazy_dv = NULL;
+                d->lazy_t = 0;
+            } else if (a->dv) {
+                d->lazy_t = dkey_fraction(a, time);
+                d->lazy_dv = a->dv;
+            } else {
+                apply_deform(inst, &an->timelines[x->timeline], time, 1);
+                continue;
+            }
+            d->per_influence = x->per_influence;
+            d->count = a->count;
+            d->lazy_v0 = a->v0;
+            continue;
+        }
+        apply_deform(inst, &an->timelines[x->timeline], time, 1);
+    }
 }
 
 static void apply_draw_order(ob_instance *inst, const ob_timeline *tl, double time)
@@ -588,7 +630,8 @@ static void apply_bone_lines(ob_instance *inst, const ob_animation_data *a, doub
     const ob_bline *lines = a->blines;
     int32_t n = a->bchan_count;
     if (alpha >= 1 && !mix_out) {
-        apply_bone_lines_plain(local, hints, lines, n, time);
+        apply_bone_lines_plain(local, hints, a->bvar, a->bvar_count, time);
+        for (int32_t j = 0; j < a->bconst_count; j++) local[a->bconst[j].dst] = a->bconst[j].v;  /* issue 17 (keys) */
         return;
     }
     for (int32_t j = 0; j < n; j++) {
@@ -623,6 +666,14 @@ void ob_animation_apply_filtered(ob_instance *inst, int32_t anim, double time, d
     if (which & OB_APPLY_BONES) {
         if (a->blines && fabs(time) <= OB_BLINE_TMAX) apply_bone_lines(inst, a, time, alpha, mix_out);
         else apply_bone_groups(inst, a, time, alpha, mix_out);
+    }
+    if (alpha >= 1 && !mix_out) {  /* issue 17 (keys): the deform timelines as records, then the rest */
+        if (which & OB_APPLY_OTHERS) apply_deforms_plain(inst, a, time);
+        for (int32_t i = 0; i < a->rest_count; i++) {
+            const ob_timeline *tl = &a->timelines[a->rest[i]];
+            if (which & (tl->target == OB_TL_BONE ? OB_APPLY_BONES : OB_APPLY_OTHERS)) apply_timeline(inst, tl, time, alpha);
+        }
+        return;
     }
     for (int32_t i = 0; i < a->other_count; i++) {
         const ob_timeline *tl = &a->timelines[a->others[i]];
