@@ -43,12 +43,34 @@ double ob_curve_eval(ob_curve_kind kind, const double c[4], double t)
 
 /* ---- §5.1 localTime -------------------------------------------------- */
 
+/* issue 17 (keys): fmod(total, d) = total − n·d (exact) for d ≤ total, n =
+** trunc(total/d), without the call: k = ⌊total/d⌋ and k·d = p + e exactly
+** (Dekker's product, Veltkamp's split: no overflow or underflow in the bounds
+** taken); total − p is exact (Sterbenz: p/2 ≤ total ≤ 2p), so (total − p) − e
+** is total − k·d rounded once: exact when k = n (the result is representable),
+** else outside [0, d), which the caller checks (then fmod).  NaN when out of
+** the bounds. */
+static inline double rem_exact(double total, double d)
+{
+    if (!(total >= d && total < 0x1p900 && d > 0x1p-900)) return NAN;
+    double q = total / d;
+    if (!(q < 0x1p52)) return NAN;
+    double k = (double)(int64_t)q;  /* ⌊q⌋, q ≥ 1 */
+    double p = k * d;
+    double kc = k * 134217729.0, kh = kc - (kc - k), kl = k - kh;  /* 2^27 + 1 */
+    double dc = d * 134217729.0, dh = dc - (dc - d), dl = d - dh;
+    double e = ((kh * dh - p) + kh * dl + kl * dh) + kl * dl;
+    return (total - p) - e;
+}
+
 double ob_animation_local_time(const ob_document *doc, const ob_animation_data *anim, double total, int loop)
 {
     double d = anim->length;  /* §5.1 animationDuration */
     if (!(d > 0)) return 0;
     if (loop && doc->pose_model == OB_POSE_MODEL_SPINE) {  /* Spine: time % duration */
         if (total >= 0 && total < d) return total;  /* fmod's result, without the call */
+        double r = rem_exact(total, d);
+        if (r >= 0 && r < d) return r;  /* fmod's result, without the call (issue 17, keys) */
         double t = fmod(total, d);
         return t < 0 ? t + d : t;
     }
@@ -423,33 +445,43 @@ static void apply_deform(ob_instance *inst, const ob_timeline *tl, double time, 
 ** records (ob_dline).  Strictly inside the hinted span (most frames) with its
 ** entry found and sized, the sample is recorded as apply_deform records it;
 ** anything else is apply_deform itself */
-static void apply_deforms_plain(ob_instance *inst, const ob_animation_data *an, double time)
+__attribute__((noinline)) static void apply_deforms_plain(ob_instance *inst, const ob_animation_data *an, double time)
 {
     ob_deform *deforms = inst->deforms;
-    const int32_t *hints = inst->key_hint;
+    int32_t *hints = inst->key_hint;
     uint32_t nd = (uint32_t)inst->deform_count;
-    for (int32_t i = 0; i < an->dline_count; i++) {
-        const ob_dline *x = &an->dlines[i];
-        uint32_t h = (uint32_t)hints[x->hint];
-        ob_deform *d;
-        const ob_dkey *a;
-        if ((uint32_t)x->entry < nd && (d = &deforms[x->entry])->slot == x->slot && d->name_id == x->name_id &&
-            h < (uint32_t)(x->key_count - 1) && (a = x->keys + h)->t0 < time && time < a->t1 &&
-            a->count <= d->capacity) {
-            if (a->kind == OB_CURVE_STEPPED) {  /* held */
-                d->lazy_dv = NULL;
-                d->lazy_t = 0;
-            } else if (a->dv) {
-                d->lazy_t = dkey_fraction(a, time);
-                d->lazy_dv = a->dv;
-            } else {
-                apply_deform(inst, &an->timelines[x->timeline], time, 1);
-                continue;
+    const ob_dline *x = an->dlines, *end = x + an->dline_count;
+    for (; x < end; x++) {
+        uint32_t h = (uint32_t)hints[x->hint], e = (uint32_t)x->entry;
+        ob_deform *d = &deforms[e < nd ? e : 0];
+        const ob_dkey *a = x->keys + h;
+        if (e < nd && d->slot == x->slot && d->name_id == x->name_id && h < (uint32_t)(x->key_count - 1) &&
+            a->t0 < time) {
+            if (!(time < a->t1)) {  /* the next span (time moves forward), as find_span_in finds it */
+                if (h + 1 < (uint32_t)(x->key_count - 1) && a[1].t0 < time && time < a[1].t1) {
+                    hints[x->hint] = (int32_t)(h + 1);
+                    a++;
+                } else {
+                    a = NULL;
+                }
             }
-            d->per_influence = x->per_influence;
-            d->count = a->count;
-            d->lazy_v0 = a->v0;
-            continue;
+            if (a && a->count <= d->capacity) {
+                if (a->kind == OB_CURVE_STEPPED) {  /* held */
+                    d->lazy_dv = NULL;
+                    d->lazy_t = 0;
+                } else if (a->dv) {
+                    d->lazy_t = dkey_fraction(a, time);
+                    d->lazy_dv = a->dv;
+                } else {
+                    a = NULL;
+                }
+                if (a) {
+                    d->per_influence = x->per_influence;
+                    d->count = a->count;
+                    d->lazy_v0 = a->v0;
+                    continue;
+                }
+            }
         }
         apply_deform(inst, &an->timelines[x->timeline], time, 1);
     }
