@@ -431,6 +431,7 @@ typedef struct ob_animation_data {
     ** deform timelines as records (dlines) and the rest of others[] (rest),
     ** each in timeline order */
     int32_t bvar_count; const ob_bline *bvar;
+    int32_t bvar_hint0;          /* ≥ 0: bvar[j]'s hint slot is bvar_hint0 + j (else its own) */
     int32_t bconst_count; const struct ob_bconst *bconst;
     int32_t dline_count; const struct ob_dline *dlines;
     int32_t rest_count; int32_t *rest;

@@ -578,6 +578,8 @@ static void plan_number_line(ob_loader *L, ob_timeline *tl)
     tl->line = l;
 }
 
+static int cmp_i32(const void *a, const void *b);
+
 /* keys (issue 17, session 4): every group member as a line, in bchans' order */
 static void plan_lines(ob_loader *L, ob_animation_data *a, int shared)
 {
@@ -597,6 +599,7 @@ static void plan_lines(ob_loader *L, ob_animation_data *a, int shared)
     a->blines = lines;
     a->bvar = lines;
     a->bvar_count = a->bchan_count;
+    a->bvar_hint0 = -1;
     a->bconst_count = 0;
     if (!shared) return;  /* a bone value written twice: the lines in order */
     /* issue 17 (keys): every bone value is written once, so the lines may run
@@ -615,9 +618,8 @@ static void plan_lines(ob_loader *L, ob_animation_data *a, int shared)
         is_const[j] = (uint8_t)c;
         nc += c;
     }
-    if (nc == 0) return;
     ob_bline *var = ob_alloc(L, (size_t)(a->bchan_count - nc), sizeof *var);
-    ob_bconst *con = ob_alloc(L, (size_t)nc, sizeof *con);
+    ob_bconst *con = ob_alloc(L, (size_t)(nc > 0 ? nc : 1), sizeof *con);
     int32_t nv = 0;
     nc = 0;
     for (int32_t j = 0; j < a->bchan_count; j++) {
@@ -625,6 +627,15 @@ static void plan_lines(ob_loader *L, ob_animation_data *a, int shared)
         con[nc].v = lines[j].pieces[0].a + lines[j].pieces[0].b;
         con[nc++].dst = lines[j].dst;
     }
+    /* the varying lines take the lines' hint slots in ascending order (the
+    ** slots are caches, checked on use: one shared with another line in the
+    ** other paths costs a search when they alternate); consecutive slots are
+    ** read without the line's index */
+    int32_t *slots = ob_alloc(L, (size_t)a->bchan_count, sizeof *slots);
+    for (int32_t j = 0; j < a->bchan_count; j++) slots[j] = lines[j].hint;
+    qsort(slots, (size_t)a->bchan_count, sizeof *slots, cmp_i32);
+    for (int32_t j = 0; j < nv; j++) var[j].hint = slots[j];
+    if (nv > 0 && slots[nv - 1] - slots[0] == nv - 1) a->bvar_hint0 = slots[0];
     a->bvar = var;
     a->bvar_count = nv;
     a->bconst = con;

@@ -621,9 +621,8 @@ static void apply_bone_groups(ob_instance *inst, const ob_animation_data *a, dou
 ** holds it: the instance's hint (the index of the piece of the previous
 ** frame, or one a little after: time moves forward; any value is checked,
 ** snapshots restore hints as bytes), else by bisection; |time| ≤ OB_BLINE_TMAX */
-static inline double line_value(int32_t *restrict hints, const ob_bline *l, double time)
+static inline double line_value_at(int32_t *restrict hint, const ob_bline *l, double time)
 {
-    int32_t *hint = &hints[l->hint];
     uint32_t p = (uint32_t)*hint;
     const ob_bpiece *P = l->pieces, *q;
     if (p < (uint32_t)l->np && (q = P + p)->start <= time) {
@@ -644,6 +643,18 @@ static inline double line_value(int32_t *restrict hints, const ob_bline *l, doub
     return q->a + q->b * (time - q->start);
 }
 
+static inline double line_value(int32_t *restrict hints, const ob_bline *l, double time)
+{
+    return line_value_at(&hints[l->hint], l, time);
+}
+
+/* issue 17 (keys): as apply_bone_lines_plain, line j's hint in hints[j] */
+__attribute__((noinline)) static void apply_bone_lines_seq(double *restrict local, int32_t *restrict hints,
+                                                           const ob_bline *lines, int32_t n, double time)
+{
+    for (int32_t j = 0; j < n; j++) local[lines[j].dst] = line_value_at(&hints[j], &lines[j], time);
+}
+
 /* alpha ≥ 1, no mix-out: each value stored (a loop of its own) */
 __attribute__((noinline)) static void apply_bone_lines_plain(double *restrict local, int32_t *restrict hints,
                                                              const ob_bline *lines, int32_t n, double time)
@@ -662,7 +673,8 @@ static void apply_bone_lines(ob_instance *inst, const ob_animation_data *a, doub
     const ob_bline *lines = a->blines;
     int32_t n = a->bchan_count;
     if (alpha >= 1 && !mix_out) {
-        apply_bone_lines_plain(local, hints, a->bvar, a->bvar_count, time);
+        if (a->bvar_hint0 >= 0) apply_bone_lines_seq(local, hints + a->bvar_hint0, a->bvar, a->bvar_count, time);
+        else apply_bone_lines_plain(local, hints, a->bvar, a->bvar_count, time);
         for (int32_t j = 0; j < a->bconst_count; j++) local[a->bconst[j].dst] = a->bconst[j].v;  /* issue 17 (keys) */
         return;
     }
