@@ -381,10 +381,10 @@ typedef struct ob_bconst { double v; int32_t dst, pad; } ob_bconst;
 ** as one record of what the plain apply reads */
 typedef struct ob_dline {
     const ob_dkey *keys;         /* its dkeys */
-    int32_t key_count;
+    int32_t last;                /* key_count − 1 */
     int32_t hint;                /* inst->key_hint slot (its timeline's serial) */
+    int32_t slot, name_id;       /* the entry's (slot, attachment): ob_deform's first two */
     int32_t entry;               /* its deform_entry */
-    int32_t slot, name_id;       /* the entry's (slot, attachment) */
     int32_t per_influence;       /* OB_P_INFLUENCE_OFFSETS */
     int32_t timeline;            /* its index in timelines[] */
     int32_t pad;

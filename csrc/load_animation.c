@@ -901,7 +901,7 @@ static void plan_plain_others(ob_loader *L, ob_animation_data *a)
     for (int32_t i = 0, j = 0; i < a->other_count; i++) {
         const ob_timeline *tl = &a->timelines[a->others[i]];
         if (nd > 0 && tl->target == OB_TL_DEFORM)
-            dl[j++] = (ob_dline){tl->dkeys, tl->key_count, tl->serial, tl->deform_entry, tl->index, tl->attachment,
+            dl[j++] = (ob_dline){tl->dkeys, tl->key_count - 1, tl->serial, tl->index, tl->attachment, tl->deform_entry,
                                  tl->property == OB_P_INFLUENCE_OFFSETS, a->others[i], 0};
         else
             a->rest[a->rest_count++] = a->others[i];

@@ -8,6 +8,7 @@
 #include "curve_spine.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "animation_state.h"
@@ -445,6 +446,9 @@ static void apply_deform(ob_instance *inst, const ob_timeline *tl, double time, 
 ** records (ob_dline).  Strictly inside the hinted span (most frames) with its
 ** entry found and sized, the sample is recorded as apply_deform records it;
 ** anything else is apply_deform itself */
+_Static_assert(offsetof(ob_dline, name_id) == offsetof(ob_dline, slot) + 4 &&
+               offsetof(ob_deform, name_id) == offsetof(ob_deform, slot) + 4, "(slot, name_id) read as one");
+
 __attribute__((noinline)) static void apply_deforms_plain(ob_instance *inst, const ob_animation_data *an, double time)
 {
     ob_deform *deforms = inst->deforms;
@@ -452,13 +456,15 @@ __attribute__((noinline)) static void apply_deforms_plain(ob_instance *inst, con
     uint32_t nd = (uint32_t)inst->deform_count;
     const ob_dline *x = an->dlines, *end = x + an->dline_count;
     for (; x < end; x++) {
-        uint32_t h = (uint32_t)hints[x->hint], e = (uint32_t)x->entry;
-        ob_deform *d = &deforms[e < nd ? e : 0];
-        const ob_dkey *a = x->keys + h;
-        if (e < nd && d->slot == x->slot && d->name_id == x->name_id && h < (uint32_t)(x->key_count - 1) &&
-            a->t0 < time) {
+        uint32_t h = (uint32_t)hints[x->hint], e = (uint32_t)x->entry, last = (uint32_t)x->last;
+        uint64_t want, have;
+        ob_deform *d;
+        const ob_dkey *a;
+        memcpy(&want, &x->slot, sizeof want);  /* (slot, name_id) at once */
+        if (e < nd && h < last && (memcpy(&have, &(d = &deforms[e])->slot, sizeof have), have == want) &&
+            (a = x->keys + h)->t0 < time) {
             if (!(time < a->t1)) {  /* the next span (time moves forward), as find_span_in finds it */
-                if (h + 1 < (uint32_t)(x->key_count - 1) && a[1].t0 < time && time < a[1].t1) {
+                if (h + 1 < last && a[1].t0 < time && time < a[1].t1) {
                     hints[x->hint] = (int32_t)(h + 1);
                     a++;
                 } else {
@@ -715,6 +721,10 @@ void ob_animation_apply_filtered(ob_instance *inst, int32_t anim, double time, d
         if (which & OB_APPLY_OTHERS) apply_deforms_plain(inst, a, time);
         for (int32_t i = 0; i < a->rest_count; i++) {
             const ob_timeline *tl = &a->timelines[a->rest[i]];
+            if (tl->target == OB_TL_SLOT && tl->property == OB_P_ATTACHMENT) {  /* apply_slot's, alpha ≥ 1 */
+                if (which & OB_APPLY_OTHERS) inst->slot_attachment[tl->index] = sample_step(inst, tl, time)->ref;
+                continue;
+            }
             if (which & (tl->target == OB_TL_BONE ? OB_APPLY_BONES : OB_APPLY_OTHERS)) apply_timeline(inst, tl, time, alpha);
         }
         return;
