@@ -633,11 +633,21 @@ static inline double line_value_at(int32_t *restrict hint, const ob_bline *l, do
     const ob_bpiece *P = l->pieces, *q;
     if (p < (uint32_t)l->np && (q = P + p)->start <= time) {
         if (q[1].start <= time) {  /* forward (the last piece's end is +inf) */
-            do q++, p++; while (q[1].start <= time);
+            /* issue 17 (keys): two pieces a step; q[1] starting at or before
+            ** time is a piece (not the +inf end), so q[2] exists */
+            while (q[1].start <= time) {
+                if (!(q[2].start <= time)) { q++, p++; break; }
+                q += 2, p += 2;
+            }
             *hint = (int32_t)p;
         }
     } else {
         int32_t lo = 0, hi = l->np;  /* P[lo].start ≤ time < P[hi].start */
+        /* issue 17 (keys): a loop's wrap lands in the first pieces (the one
+        ** holding time is unique: the starts ascend), else the bisection */
+        if (!(P[1].start <= time)) hi = 1;
+        else if (!(P[2].start <= time)) lo = 1, hi = 2;  /* P[1] is a piece: P[2] exists */
+        else lo = 2;
         while (hi - lo > 1) {
             int32_t mid = (lo + hi) >> 1;
             if (P[mid].start <= time) lo = mid;
