@@ -231,16 +231,17 @@ static void fire_event(void *ctx, int32_t k)
 /* drop what the last advance reported; keep what came since (FORMAT.md) */
 static void begin_frame(ob_anim_state *st)
 {
+    /* issue 17 (keys): nothing reported (most frames) moves nothing */
     int32_t r = st->event_reported;
-    memmove(st->events, st->events + r, (size_t)(st->event_count - r) * sizeof *st->events);
+    if (r) memmove(st->events, st->events + r, (size_t)(st->event_count - r) * sizeof *st->events);
     st->event_count -= r;
     st->event_reported = 0;
     st->starts = st->completes = 0;
     r = st->notice_reported;
-    memmove(st->notices, st->notices + r, (size_t)(st->notice_count - r) * sizeof *st->notices);
+    if (r) memmove(st->notices, st->notices + r, (size_t)(st->notice_count - r) * sizeof *st->notices);
     st->notice_count -= r;
     st->notice_reported = 0;
-    ob_audio_begin_frame(&st->audio);
+    if (st->audio.cmd_reported) ob_audio_begin_frame(&st->audio);  /* else it moves nothing */
 }
 
 static void update_track(ob_instance *inst, int32_t ti, double dt)
@@ -261,9 +262,11 @@ static void update_track(ob_instance *inst, int32_t ti, double dt)
     }
     if (dt > 0) {  /* the mixed-out entry fires nothing */
         fire_ctx f = {inst, e, ti};
-        ob_audio_keys_between(a, e->prev_time, e->time, e->loop, fire_audio_key, &f);
-        ob_events_between(a, e->prev_time, e->time, e->loop, fire_event, &f);
-        ob_physics_resets_between(inst, e->animation, e->prev_time, e->time, e->loop);  /* Spine pose model */
+        /* issue 17 (keys): each call only for an animation that has such keys */
+        if (a->audio_count) ob_audio_keys_between(a, e->prev_time, e->time, e->loop, fire_audio_key, &f);
+        if (a->event_count) ob_events_between(a, e->prev_time, e->time, e->loop, fire_event, &f);
+        if (a->has_resets)  /* Spine pose model */
+            ob_physics_resets_between(inst, e->animation, e->prev_time, e->time, e->loop);
     }
     double d = a->length;
     if (d > 0) {

@@ -374,6 +374,22 @@ typedef struct ob_bline {
     int32_t pad;
 } ob_bline;
 
+/* issue 17 (keys): a bone line whose every piece gives one value */
+typedef struct ob_bconst { double v; int32_t dst, pad; } ob_bconst;
+
+/* issue 17 (keys): a deform timeline (offsets / influenceOffsets, sorted keys)
+** as one record of what the plain apply reads */
+typedef struct ob_dline {
+    const ob_dkey *keys;         /* its dkeys */
+    int32_t last;                /* key_count − 1 */
+    int32_t hint;                /* inst->key_hint slot (its timeline's serial) */
+    int32_t slot, name_id;       /* the entry's (slot, attachment): ob_deform's first two */
+    int32_t entry;               /* its deform_entry */
+    int32_t per_influence;       /* OB_P_INFLUENCE_OFFSETS */
+    int32_t timeline;            /* its index in timelines[] */
+    int32_t pad;
+} ob_dline;
+
 typedef struct ob_event_key {
     double time;
     int32_t event;               /* -1: no such event, never fires */
@@ -409,6 +425,16 @@ typedef struct ob_animation_data {
     ** when a key is not linear, stepped or a Spine curve in its fast form, the
     ** keys are out of order, or a time or value is too large (then the groups) */
     const ob_bline *blines;
+    /* issue 17 (keys): the plain apply's (alpha ≥ 1, no mix-out) lists, built
+    ** by the loader: the lines that vary (bvar: blines itself when a bone value
+    ** is written twice) and the constant ones' values (bconst); the sorted
+    ** deform timelines as records (dlines) and the rest of others[] (rest),
+    ** each in timeline order */
+    int32_t bvar_count; const ob_bline *bvar;
+    int32_t bvar_hint0;          /* ≥ 0: bvar[j]'s hint slot is bvar_hint0 + j (else its own) */
+    int32_t bconst_count; const struct ob_bconst *bconst;
+    int32_t dline_count; const struct ob_dline *dlines;
+    int32_t rest_count; int32_t *rest;
 } ob_animation_data;
 
 /* ---- Audio (§10) ---------------------------------------------------- */

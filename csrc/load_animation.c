@@ -578,8 +578,10 @@ static void plan_number_line(ob_loader *L, ob_timeline *tl)
     tl->line = l;
 }
 
+static int cmp_i32(const void *a, const void *b);
+
 /* keys (issue 17, session 4): every group member as a line, in bchans' order */
-static void plan_lines(ob_loader *L, ob_animation_data *a)
+static void plan_lines(ob_loader *L, ob_animation_data *a, int shared)
 {
     ob_bline *lines = ob_alloc(L, (size_t)a->bchan_count, sizeof *lines);
     for (int32_t g = 0; g < a->bgroup_count; g++) {
@@ -595,6 +597,49 @@ static void plan_lines(ob_loader *L, ob_animation_data *a)
         }
     }
     a->blines = lines;
+    a->bvar = lines;
+    a->bvar_count = a->bchan_count;
+    a->bvar_hint0 = -1;
+    a->bconst_count = 0;
+    if (!shared) return;  /* a bone value written twice: the lines in order */
+    /* issue 17 (keys): every bone value is written once, so the lines may run
+    ** in any order: those whose every piece gives one value v (a + b·x with
+    ** b = ±0 and x = time − start ≥ 0 is a + b, the same for every x) store v */
+    int32_t nc = 0;
+    uint8_t *is_const = ob_alloc(L, (size_t)a->bchan_count, 1);
+    for (int32_t j = 0; j < a->bchan_count; j++) {
+        const ob_bline *l = &lines[j];
+        double v = l->pieces[0].a + l->pieces[0].b;
+        int c = 1;
+        for (int32_t p = 0; p < l->np && c; p++) {
+            double w = l->pieces[p].a + l->pieces[p].b;
+            c = l->pieces[p].b == 0 && memcmp(&w, &v, sizeof v) == 0;
+        }
+        is_const[j] = (uint8_t)c;
+        nc += c;
+    }
+    ob_bline *var = ob_alloc(L, (size_t)(a->bchan_count - nc), sizeof *var);
+    ob_bconst *con = ob_alloc(L, (size_t)(nc > 0 ? nc : 1), sizeof *con);
+    int32_t nv = 0;
+    nc = 0;
+    for (int32_t j = 0; j < a->bchan_count; j++) {
+        if (!is_const[j]) { var[nv++] = lines[j]; continue; }
+        con[nc].v = lines[j].pieces[0].a + lines[j].pieces[0].b;
+        con[nc++].dst = lines[j].dst;
+    }
+    /* the varying lines take the lines' hint slots in ascending order (the
+    ** slots are caches, checked on use: one shared with another line in the
+    ** other paths costs a search when they alternate); consecutive slots are
+    ** read without the line's index */
+    int32_t *slots = ob_alloc(L, (size_t)a->bchan_count, sizeof *slots);
+    for (int32_t j = 0; j < a->bchan_count; j++) slots[j] = lines[j].hint;
+    qsort(slots, (size_t)a->bchan_count, sizeof *slots, cmp_i32);
+    for (int32_t j = 0; j < nv; j++) var[j].hint = slots[j];
+    if (nv > 0 && slots[nv - 1] - slots[0] == nv - 1) a->bvar_hint0 = slots[0];
+    a->bvar = var;
+    a->bvar_count = nv;
+    a->bconst = con;
+    a->bconst_count = nc;
 }
 
 /* keys (issue 17): the per-frame plan of an animation, built once here (the
@@ -703,7 +748,7 @@ static void plan_animation(ob_loader *L, ob_animation_data *a)
             bkey_of(tl, k, &out[(size_t)k * (size_t)count_of[group_of[j]] + (size_t)mi]);
         }
     }
-    plan_lines(L, a);
+    plan_lines(L, a, shared);
 }
 
 static int cmp_i32(const void *a, const void *b)
@@ -832,6 +877,37 @@ static void deform_entries(ob_loader *L, ob_document *doc)
         }
 }
 
+/* issue 17 (keys): others[] split for the plain apply into the deform
+** timelines (records, in order) and the rest (in order).  Deform timelines
+** write their (slot, attachment) entries only, which no other timeline reads
+** or writes, so running them after the rest is the same; when one of them
+** has no record (keys out of order, no entry), every one stays in the rest */
+static void plan_plain_others(ob_loader *L, ob_animation_data *a)
+{
+    int32_t nd = 0, ok = 1;
+    for (int32_t i = 0; i < a->other_count; i++) {
+        const ob_timeline *tl = &a->timelines[a->others[i]];
+        if (tl->target != OB_TL_DEFORM) continue;
+        nd++;
+        ok &= (tl->property == OB_P_OFFSETS || tl->property == OB_P_INFLUENCE_OFFSETS) && tl->dkeys &&
+              tl->sorted && tl->deform_entry >= 0 && tl->key_count > 0;
+    }
+    if (!ok) nd = 0;
+    ob_dline *dl = ob_alloc(L, (size_t)nd, sizeof *dl);
+    a->rest = ob_alloc(L, (size_t)(a->other_count - nd), sizeof *a->rest);
+    a->dlines = dl;
+    a->dline_count = nd;
+    a->rest_count = 0;
+    for (int32_t i = 0, j = 0; i < a->other_count; i++) {
+        const ob_timeline *tl = &a->timelines[a->others[i]];
+        if (nd > 0 && tl->target == OB_TL_DEFORM)
+            dl[j++] = (ob_dline){tl->dkeys, tl->key_count - 1, tl->serial, tl->index, tl->attachment, tl->deform_entry,
+                                 tl->property == OB_P_INFLUENCE_OFFSETS, a->others[i], 0};
+        else
+            a->rest[a->rest_count++] = a->others[i];
+    }
+}
+
 void ob_load_animations(ob_loader *L, const cJSON *root)
 {
     ob_document *doc = L->doc;
@@ -848,6 +924,7 @@ void ob_load_animations(ob_loader *L, const cJSON *root)
     }
     ob_path_pop(L, m0);
     deform_entries(L, doc);  /* deform (issue 17) */
+    for (int32_t i = 0; i < n; i++) plan_plain_others(L, &doc->animations[i]);  /* issue 17 (keys) */
 }
 
 /* ---- Sliders (§7.5, format "Sliders") ---------------------------------- */

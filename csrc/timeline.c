@@ -8,6 +8,7 @@
 #include "curve_spine.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "animation_state.h"
@@ -43,12 +44,34 @@ double ob_curve_eval(ob_curve_kind kind, const double c[4], double t)
 
 /* ---- §5.1 localTime -------------------------------------------------- */
 
+/* issue 17 (keys): fmod(total, d) = total − n·d (exact) for d ≤ total, n =
+** trunc(total/d), without the call: k = ⌊total/d⌋ and k·d = p + e exactly
+** (Dekker's product, Veltkamp's split: no overflow or underflow in the bounds
+** taken); total − p is exact (Sterbenz: p/2 ≤ total ≤ 2p), so (total − p) − e
+** is total − k·d rounded once: exact when k = n (the result is representable),
+** else outside [0, d), which the caller checks (then fmod).  NaN when out of
+** the bounds. */
+static inline double rem_exact(double total, double d)
+{
+    if (!(total >= d && total < 0x1p900 && d > 0x1p-900)) return NAN;
+    double q = total / d;
+    if (!(q < 0x1p52)) return NAN;
+    double k = (double)(int64_t)q;  /* ⌊q⌋, q ≥ 1 */
+    double p = k * d;
+    double kc = k * 134217729.0, kh = kc - (kc - k), kl = k - kh;  /* 2^27 + 1 */
+    double dc = d * 134217729.0, dh = dc - (dc - d), dl = d - dh;
+    double e = ((kh * dh - p) + kh * dl + kl * dh) + kl * dl;
+    return (total - p) - e;
+}
+
 double ob_animation_local_time(const ob_document *doc, const ob_animation_data *anim, double total, int loop)
 {
     double d = anim->length;  /* §5.1 animationDuration */
     if (!(d > 0)) return 0;
     if (loop && doc->pose_model == OB_POSE_MODEL_SPINE) {  /* Spine: time % duration */
         if (total >= 0 && total < d) return total;  /* fmod's result, without the call */
+        double r = rem_exact(total, d);
+        if (r >= 0 && r < d) return r;  /* fmod's result, without the call (issue 17, keys) */
         double t = fmod(total, d);
         return t < 0 ? t + d : t;
     }
@@ -289,6 +312,16 @@ static void apply_particles(ob_instance *inst, const ob_timeline *tl, double tim
 
 /* ---- deform (issue 17) ------------------------------------------------ */
 
+/* §5 the curve-mapped fraction of a (not stepped) deform key's span at time */
+static inline double dkey_fraction(const ob_dkey *a, double time)
+{
+    double f = (time - a->t0) / a->den;  /* / ((b.time − a.time) ‖ 1) */
+    return a->kind == OB_CURVE_LINEAR       ? f
+         : a->kind == OB_BKEY_SPINE_FAST    ? ob_curve_spine_fast_eval(a->curve, f)
+         : a->kind == OB_DKEY_SAMPLED       ? ob_curve_spine_sampled(a->curve, f)
+                                            : ob_curve_eval((ob_curve_kind)a->kind, a->curve, f);
+}
+
 /* §5 locate on a deform timeline's records (ob_dkey): the same key, fraction
 ** and divisions as locate, the hinted span read from the record itself */
 static inline const ob_dkey *deform_locate(const ob_instance *inst, const ob_timeline *tl, double time, double *t,
@@ -309,11 +342,7 @@ static inline const ob_dkey *deform_locate(const ob_instance *inst, const ob_tim
     }
     const ob_dkey *a = k + lo;
     if (a->kind == OB_CURVE_STEPPED) return a;
-    double f = (time - a->t0) / a->den;  /* / ((b.time − a.time) ‖ 1) */
-    *t = a->kind == OB_CURVE_LINEAR       ? f
-       : a->kind == OB_BKEY_SPINE_FAST    ? ob_curve_spine_fast_eval(a->curve, f)
-       : a->kind == OB_DKEY_SAMPLED       ? ob_curve_spine_sampled(a->curve, f)
-                                          : ob_curve_eval((ob_curve_kind)a->kind, a->curve, f);
+    *t = dkey_fraction(a, time);
     *interp = 1;
     return a;
 }
@@ -411,6 +440,57 @@ static void apply_deform(ob_instance *inst, const ob_timeline *tl, double time, 
         d->values[i] = v;
     }
     d->count = n;
+}
+
+/* issue 17 (keys): alpha ≥ 1, no mix-out: the deform timelines from their
+** records (ob_dline).  Strictly inside the hinted span (most frames) with its
+** entry found and sized, the sample is recorded as apply_deform records it;
+** anything else is apply_deform itself */
+_Static_assert(offsetof(ob_dline, name_id) == offsetof(ob_dline, slot) + 4 &&
+               offsetof(ob_deform, name_id) == offsetof(ob_deform, slot) + 4, "(slot, name_id) read as one");
+
+__attribute__((noinline)) static void apply_deforms_plain(ob_instance *inst, const ob_animation_data *an, double time)
+{
+    ob_deform *deforms = inst->deforms;
+    int32_t *hints = inst->key_hint;
+    uint32_t nd = (uint32_t)inst->deform_count;
+    const ob_dline *x = an->dlines, *end = x + an->dline_count;
+    for (; x < end; x++) {
+        uint32_t h = (uint32_t)hints[x->hint], e = (uint32_t)x->entry, last = (uint32_t)x->last;
+        uint64_t want, have;
+        ob_deform *d;
+        const ob_dkey *a;
+        memcpy(&want, &x->slot, sizeof want);  /* (slot, name_id) at once */
+        if (e < nd && h < last && (memcpy(&have, &(d = &deforms[e])->slot, sizeof have), have == want) &&
+            (a = x->keys + h)->t0 < time) {
+            if (!(time < a->t1)) {  /* the next span (time moves forward), as find_span_in finds it */
+                if (h + 1 < last && a[1].t0 < time && time < a[1].t1) {
+                    hints[x->hint] = (int32_t)(h + 1);
+                    a++;
+                } else {
+                    a = NULL;
+                }
+            }
+            if (a && a->count <= d->capacity) {
+                if (a->kind == OB_CURVE_STEPPED) {  /* held */
+                    d->lazy_dv = NULL;
+                    d->lazy_t = 0;
+                } else if (a->dv) {
+                    d->lazy_t = dkey_fraction(a, time);
+                    d->lazy_dv = a->dv;
+                } else {
+                    a = NULL;
+                }
+                if (a) {
+                    d->per_influence = x->per_influence;
+                    d->count = a->count;
+                    d->lazy_v0 = a->v0;
+                    continue;
+                }
+            }
+        }
+        apply_deform(inst, &an->timelines[x->timeline], time, 1);
+    }
 }
 
 static void apply_draw_order(ob_instance *inst, const ob_timeline *tl, double time)
@@ -547,18 +627,27 @@ static void apply_bone_groups(ob_instance *inst, const ob_animation_data *a, dou
 ** holds it: the instance's hint (the index of the piece of the previous
 ** frame, or one a little after: time moves forward; any value is checked,
 ** snapshots restore hints as bytes), else by bisection; |time| ≤ OB_BLINE_TMAX */
-static inline double line_value(int32_t *restrict hints, const ob_bline *l, double time)
+static inline double line_value_at(int32_t *restrict hint, const ob_bline *l, double time)
 {
-    int32_t *hint = &hints[l->hint];
     uint32_t p = (uint32_t)*hint;
     const ob_bpiece *P = l->pieces, *q;
     if (p < (uint32_t)l->np && (q = P + p)->start <= time) {
         if (q[1].start <= time) {  /* forward (the last piece's end is +inf) */
-            do q++, p++; while (q[1].start <= time);
+            /* issue 17 (keys): two pieces a step; q[1] starting at or before
+            ** time is a piece (not the +inf end), so q[2] exists */
+            while (q[1].start <= time) {
+                if (!(q[2].start <= time)) { q++, p++; break; }
+                q += 2, p += 2;
+            }
             *hint = (int32_t)p;
         }
     } else {
         int32_t lo = 0, hi = l->np;  /* P[lo].start ≤ time < P[hi].start */
+        /* issue 17 (keys): a loop's wrap lands in the first pieces (the one
+        ** holding time is unique: the starts ascend), else the bisection */
+        if (!(P[1].start <= time)) hi = 1;
+        else if (!(P[2].start <= time)) lo = 1, hi = 2;  /* P[1] is a piece: P[2] exists */
+        else lo = 2;
         while (hi - lo > 1) {
             int32_t mid = (lo + hi) >> 1;
             if (P[mid].start <= time) lo = mid;
@@ -568,6 +657,18 @@ static inline double line_value(int32_t *restrict hints, const ob_bline *l, doub
         *hint = lo;
     }
     return q->a + q->b * (time - q->start);
+}
+
+static inline double line_value(int32_t *restrict hints, const ob_bline *l, double time)
+{
+    return line_value_at(&hints[l->hint], l, time);
+}
+
+/* issue 17 (keys): as apply_bone_lines_plain, line j's hint in hints[j] */
+__attribute__((noinline)) static void apply_bone_lines_seq(double *restrict local, int32_t *restrict hints,
+                                                           const ob_bline *lines, int32_t n, double time)
+{
+    for (int32_t j = 0; j < n; j++) local[lines[j].dst] = line_value_at(&hints[j], &lines[j], time);
 }
 
 /* alpha ≥ 1, no mix-out: each value stored (a loop of its own) */
@@ -588,7 +689,9 @@ static void apply_bone_lines(ob_instance *inst, const ob_animation_data *a, doub
     const ob_bline *lines = a->blines;
     int32_t n = a->bchan_count;
     if (alpha >= 1 && !mix_out) {
-        apply_bone_lines_plain(local, hints, lines, n, time);
+        if (a->bvar_hint0 >= 0) apply_bone_lines_seq(local, hints + a->bvar_hint0, a->bvar, a->bvar_count, time);
+        else apply_bone_lines_plain(local, hints, a->bvar, a->bvar_count, time);
+        for (int32_t j = 0; j < a->bconst_count; j++) local[a->bconst[j].dst] = a->bconst[j].v;  /* issue 17 (keys) */
         return;
     }
     for (int32_t j = 0; j < n; j++) {
@@ -623,6 +726,18 @@ void ob_animation_apply_filtered(ob_instance *inst, int32_t anim, double time, d
     if (which & OB_APPLY_BONES) {
         if (a->blines && fabs(time) <= OB_BLINE_TMAX) apply_bone_lines(inst, a, time, alpha, mix_out);
         else apply_bone_groups(inst, a, time, alpha, mix_out);
+    }
+    if (alpha >= 1 && !mix_out) {  /* issue 17 (keys): the deform timelines as records, then the rest */
+        if (which & OB_APPLY_OTHERS) apply_deforms_plain(inst, a, time);
+        for (int32_t i = 0; i < a->rest_count; i++) {
+            const ob_timeline *tl = &a->timelines[a->rest[i]];
+            if (tl->target == OB_TL_SLOT && tl->property == OB_P_ATTACHMENT) {  /* apply_slot's, alpha ≥ 1 */
+                if (which & OB_APPLY_OTHERS) inst->slot_attachment[tl->index] = sample_step(inst, tl, time)->ref;
+                continue;
+            }
+            if (which & (tl->target == OB_TL_BONE ? OB_APPLY_BONES : OB_APPLY_OTHERS)) apply_timeline(inst, tl, time, alpha);
+        }
+        return;
     }
     for (int32_t i = 0; i < a->other_count; i++) {
         const ob_timeline *tl = &a->timelines[a->others[i]];
