@@ -175,7 +175,10 @@ static inline double ph_ceil(double x)
 ** own fixed lanes (no packing, no result pointers), one pass per round on
 ** all lanes: four-lane calls where the CPU has AVX2, pairs on the SSE2
 ** baseline.  The trig is lane-independent: the same bits. */
-enum { PH_DONE, PH_ATAN2, PH_FIRST, PH_LOOP, PH_FINAL };
+enum { PH_DONE, PH_ATAN2, PH_FIRST, PH_LOOP, PH_FINAL, PH_FINAL2 };  /* FINAL2: two final angles */
+
+/* (inlined into each ph_group variant: AVX2's three-operand forms there) */
+#define PH_INLINE __attribute__((always_inline)) static inline
 
 typedef struct ph_lane {
     ob_instance *inst;
@@ -184,13 +187,13 @@ typedef struct ph_lane {
     ob_spine_physics *s;
     ob_mat *bone;
     int32_t c, b;
-    int rsx, scale_x, two;       /* two: the final rotation takes two angles (rotate and shearX) */
+    int rsx, scale_x;
     double mix, l, i, t, f, d, mr, ca, dx, dy, a;
     double m, e, w, g, h;        /* the rotate/scale loop's constants */
 } ph_lane;
 
 /* the member's angles: ang[0], and ang[4] for the second of the final rotation */
-static inline int ph_finish(ph_lane *L)
+PH_INLINE int ph_finish(ph_lane *L)
 {
     ob_spine_physics *s = L->s;
     ob_mat *bone = L->bone;
@@ -208,7 +211,7 @@ static inline int ph_finish(ph_lane *L)
     return PH_DONE;
 }
 
-static inline int ph_tail(ph_lane *L, double *ang)
+PH_INLINE int ph_tail(ph_lane *L, double *ang)
 {
     ob_spine_physics *s = L->s;
     const ob_constraint_data *cd = L->cd;
@@ -221,6 +224,7 @@ static inline int ph_tail(ph_lane *L, double *ang)
             double r = o * cd->protate;
             ang[0] = r;
             ang[4] = r + o * cd->pshear_x;
+            return PH_FINAL2;
         } else {
             ang[0] = 0 + o * cd->pshear_x;
         }
@@ -230,7 +234,7 @@ static inline int ph_tail(ph_lane *L, double *ang)
     return PH_FINAL;
 }
 
-static inline int ph_after_final(ph_lane *L, const double *sn, const double *cs)
+PH_INLINE int ph_after_final(ph_lane *L, const double *sn, const double *cs)
 {
     const ob_constraint_data *cd = L->cd;
     ob_mat *bone = L->bone;
@@ -254,7 +258,7 @@ static inline int ph_after_final(ph_lane *L, const double *sn, const double *cs)
 }
 
 /* the rotate/scale steps from L->a on, with cos/sin (cs, sn) of the current angle */
-static inline int ph_loop(ph_lane *L, double cs, double sn, double *ang)
+PH_INLINE int ph_loop(ph_lane *L, double cs, double sn, double *ang)
 {
     ob_spine_physics *s = L->s;
     double t = L->t, m = L->m, e = L->e, w = L->w, g = L->g, h = L->h, d = L->d, a = L->a;
@@ -291,7 +295,7 @@ static inline int ph_loop(ph_lane *L, double cs, double sn, double *ang)
     return ph_tail(L, ang);
 }
 
-static inline int ph_after_first(ph_lane *L, double sn, double cs, double *ang)
+PH_INLINE int ph_after_first(ph_lane *L, double sn, double cs, double *ang)
 {
     ob_spine_physics *s = L->s;
     if (L->scale_x) {  /* (rotateOrShearX: with scaleX only; else scaleX is set) */
@@ -313,7 +317,7 @@ static inline int ph_after_first(ph_lane *L, double sn, double cs, double *ang)
     return ph_tail(L, ang);  /* (remaining = a: unchanged) */
 }
 
-static inline int ph_after_atan2(ph_lane *L, double ca, double ta, double *ang, const int wide)
+PH_INLINE int ph_after_atan2(ph_lane *L, double ca, double ta, double *ang, const int wide)
 {
     ob_spine_physics *s = L->s;
     L->ca = ca;
@@ -328,7 +332,7 @@ static inline int ph_after_atan2(ph_lane *L, double ca, double ta, double *ang, 
 }
 
 /* up to the first trig: atan2(y[0], x[0]) and atan2(y[1], x[1]) asked for (PH_ATAN2) */
-static inline int ph_begin(ph_lane *L, ob_instance *inst, int32_t c, double *y, double *x, double *ang)
+PH_INLINE int ph_begin(ph_lane *L, ob_instance *inst, int32_t c, double *y, double *x, double *ang)
 {
     const ob_document *doc = inst->doc;
     const ob_constraint_data *cd = &doc->constraints[c];
@@ -343,7 +347,6 @@ static inline int ph_begin(ph_lane *L, ob_instance *inst, int32_t c, double *y, 
     L->s = s;
     const ob_physics_const *k = &inst->cons->physics_const[c];  /* (constraints.c) */
     int px = k->x, py = k->y, rsx = L->rsx = k->rsx, scale_x = L->scale_x = k->scale_x;
-    L->two = rsx && cd->pshear_x > 0 && cd->protate > 0;
     L->b = cd->bone;
     ob_mat *bone = L->bone = &inst->world[cd->bone];
     L->l = k->length;
@@ -416,6 +419,58 @@ static inline int ph_begin(ph_lane *L, ob_instance *inst, int32_t c, double *y, 
     return ph_tail(L, ang);
 }
 
+/* issue 17 (physics): obtrig_kernel.h's sin/cos at four lanes, for the AVX2
+** variant only: the same operations lane by lane (the same bits), but the
+** out-of-domain test or-ed across the lanes in two shuffles instead of a
+** loop over the lanes, and cos's sign from (q + 1) & 2 */
+#define PH_SEL4(m, a, b) ((ob_v4d)(((ob_v4l)(a) & (m)) | ((ob_v4l)(b) & ~(m))))
+PH_INLINE void ph_sincos4(const ob_v4d *xp, ob_v4d *sin_out, ob_v4d *cos_out)
+{
+    ob_v4d x = *xp;
+    const double magic = 0x1.8p52;
+    ob_v4d k = x * 0x1.45f306dc9c883p-1 + magic;  /* x·2/π rounded to an integer q, in the low bits */
+    ob_v4l quad = (ob_v4l)k;
+    ob_v4d q = k - magic;
+    ob_v4d r = x - q * 0x1.921fb544p+0;           /* π/2 in 33 + 33 + 53 bits */
+    r = r - q * 0x1.0b4611a6p-34;
+    r = r - q * 0x1.3198a2e037073p-69;
+    ob_v4d z = r * r;
+    /* sin r = r + r·z·S(z), cos r = 1 − z/2 + z²·C(z): S of degree 6 and C of
+    ** degree 5, the Chebyshev fits of (sin √z/√z − 1)/z and (cos √z − 1 + z/2)/z²
+    ** on [0, (π/4)²] (mpmath.chebyfit, 200 bits; fit errors 7e-21 and 5e-19) */
+    ob_v4d ps = z * -0x1.ab17d404de5b3p-41 + 0x1.61217f0b800d5p-33;
+    ps = ps * z + -0x1.ae645412c560cp-26;
+    ps = ps * z + 0x1.71de3a546095bp-19;
+    ps = ps * z + -0x1.a01a01a019938p-13;
+    ps = ps * z + 0x1.1111111111110p-7;
+    ps = ps * z + -0x1.5555555555555p-3;
+    ob_v4d s = r + r * z * ps;
+    s = PH_SEL4(z == 0.0, r, s);  /* sin(−0) = −0 (the sum would give +0) */
+    ob_v4d pc = z * -0x1.907da367a37cbp-37 + 0x1.1eeb68e93b64cp-29;
+    pc = pc * z + -0x1.27e4fa17da09ep-22;
+    pc = pc * z + 0x1.a01a019f4eb01p-16;
+    pc = pc * z + -0x1.6c16c16c16967p-10;
+    pc = pc * z + 0x1.5555555555555p-5;
+    ob_v4d hz = z * 0.5, w = 1.0 - hz;
+    ob_v4d c = w + (((1.0 - w) - hz) + z * z * pc);
+    /* quadrant: odd swaps; sin negated for 2, 3; cos negated for 1, 2 */
+    ob_v4l odd = -(quad & 1);
+    ob_v4d so = PH_SEL4(odd, c, s), co = PH_SEL4(odd, s, c);
+    so = (ob_v4d)((ob_v4l)so ^ ((quad & 2) << 62));
+    co = (ob_v4d)((ob_v4l)co ^ (((quad + 1) & 2) << 62));  /* (q ^ q >> 1) & 1 = ((q + 1) & 2) >> 1 */
+    ob_v4l big = ~((ob_v4d)((ob_v4l)x & INT64_MAX) <= OB_TRIG_SIN_COS_MAX);  /* NaN, ±inf, huge */
+    ob_v4l any = big | __builtin_shuffle(big, (ob_v4l){2, 3, 0, 1});  /* the lanes or-ed in two shuffles */
+    any |= __builtin_shuffle(any, (ob_v4l){1, 0, 3, 2});
+    if (__builtin_expect(any[0] != 0, 0)) {
+        for (int i = 0; i < 4; i++)
+            if (big[i]) { so[i] = sin(x[i]); co[i] = cos(x[i]); }
+    }
+    *sin_out = so;
+    *cos_out = co;
+}
+
+#undef PH_SEL4
+
 /* (macros: no four-lane vector passed by value, whose ABI GCC notes) */
 #define PH_V4_LOAD(v, p) memcpy(&(v), (p), sizeof(ob_v4d))
 #define PH_V4_STORE(p, v) memcpy((p), &(v), sizeof(ob_v4d))
@@ -430,67 +485,73 @@ __attribute__((always_inline)) static inline void ph_group(ob_instance *inst, co
     ph_lane L[OB_PHYSICS_GROUP];
     int ph[OB_PHYSICS_GROUP];
     double y[8] = {0}, x[8] = {1, 1, 1, 1, 1, 1, 1, 1}, ang[8] = {0}, sn[8], cs[8], ra[8];
-    int atan2s = 0, live = 0;
+    unsigned live = 0, two = 0, at = 0;  /* bit k: member k not done, at PH_FINAL2, at PH_ATAN2 */
     for (int k = 0; k < n; k++) {
-        ph[k] = ph_begin(&L[k], inst, member[k], y + 2 * k, x + 2 * k, ang + k);
-        atan2s |= ph[k] == PH_ATAN2;
-        live |= ph[k] != PH_DONE;
+        int p = ph[k] = ph_begin(&L[k], inst, member[k], y + 2 * k, x + 2 * k, ang + k);
+        live |= (unsigned)(p != PH_DONE) << k;
+        two |= (unsigned)(p == PH_FINAL2) << k;
+        at |= (unsigned)(p == PH_ATAN2) << k;
     }
-    if (!live) return;
-    if (atan2s) {
+    if (at) {
         if (wide) {
             ob_v4d vy, vx, r;
             PH_V4_LOAD(vy, y), PH_V4_LOAD(vx, x);
             ob_atan2_v4p(&vy, &vx, &r);
             PH_V4_STORE(ra, r);
-            if (n > 2) {
+            if (at > 3) {
                 PH_V4_LOAD(vy, y + 4), PH_V4_LOAD(vx, x + 4);
                 ob_atan2_v4p(&vy, &vx, &r);
                 PH_V4_STORE(ra + 4, r);
             }
         } else {
-            for (int k = 0; k < n; k++)
-                if (ph[k] == PH_ATAN2) {
-                    ob_v2d vy = ob_v2_load(y + 2 * k), vx = ob_v2_load(x + 2 * k), r;
-                    ob_atan2_v2p(&vy, &vx, &r);
-                    ob_v2_store(ra + 2 * k, r);
-                }
+            for (unsigned m = at; m; m &= m - 1) {
+                int k = __builtin_ctz(m);
+                ob_v2d vy = ob_v2_load(y + 2 * k), vx = ob_v2_load(x + 2 * k), r;
+                ob_atan2_v2p(&vy, &vx, &r);
+                ob_v2_store(ra + 2 * k, r);
+            }
         }
-        for (int k = 0; k < n; k++)
-            if (ph[k] == PH_ATAN2) ph[k] = ph_after_atan2(&L[k], ra[2 * k], ra[2 * k + 1], ang + k, wide);
+        for (unsigned m = at; m; m &= m - 1) {
+            int k = __builtin_ctz(m);
+            ph[k] = ph_after_atan2(&L[k], ra[2 * k], ra[2 * k + 1], ang + k, wide);
+        }
     }
-    for (;;) {
-        int two = 0;
-        live = 0;
-        for (int k = 0; k < n; k++) {
-            two |= ph[k] == PH_FINAL && L[k].two;
-            live |= ph[k] != PH_DONE;
-        }
-        if (!live) return;
-        for (int j = 0; j < (two ? 8 : 4); j += 4) {
-            if (wide) {
-                ob_v4d va, vs, vc;
-                PH_V4_LOAD(va, ang + j);
-                ob_sincos_v4p(&va, &vs, &vc);
-                PH_V4_STORE(sn + j, vs);
-                PH_V4_STORE(cs + j, vc);
-            } else {
+    while (live) {
+        if (wide) {
+            ob_v4d va, vs, vc;
+            PH_V4_LOAD(va, ang);
+            ph_sincos4(&va, &vs, &vc);
+            PH_V4_STORE(sn, vs);
+            PH_V4_STORE(cs, vc);
+            if (two) {
+                PH_V4_LOAD(va, ang + 4);
+                ph_sincos4(&va, &vs, &vc);
+                PH_V4_STORE(sn + 4, vs);
+                PH_V4_STORE(cs + 4, vc);
+            }
+        } else {
+            for (int j = 0; j < (two ? 8 : 4); j += 4)
                 for (int p = 0; p < n; p += 2) {
                     ob_v2d va = ob_v2_load(ang + j + p), vs, vc;
                     ob_sincos_v2p(&va, &vs, &vc);
                     ob_v2_store(sn + j + p, vs);
                     ob_v2_store(cs + j + p, vc);
                 }
-            }
         }
-        for (int k = 0; k < n; k++) {
+        unsigned next = 0;
+        two = 0;
+        for (unsigned m = live; m; m &= m - 1) {
+            int k = __builtin_ctz(m), p;
             switch (ph[k]) {
-            case PH_FIRST: ph[k] = ph_after_first(&L[k], sn[k], cs[k], ang + k); break;
-            case PH_LOOP: ph[k] = ph_loop(&L[k], cs[k], sn[k], ang + k); break;
-            case PH_FINAL: ph[k] = ph_after_final(&L[k], sn + k, cs + k); break;
-            default: break;
+            case PH_FIRST: p = ph_after_first(&L[k], sn[k], cs[k], ang + k); break;
+            case PH_LOOP: p = ph_loop(&L[k], cs[k], sn[k], ang + k); break;
+            default: p = ph_after_final(&L[k], sn + k, cs + k); break;  /* PH_FINAL, PH_FINAL2 */
             }
+            ph[k] = p;
+            next |= (unsigned)(p != PH_DONE) << k;
+            two |= (unsigned)(p == PH_FINAL2) << k;
         }
+        live = next;
     }
 }
 
@@ -510,11 +571,10 @@ void ob_apply_physics_spine(ob_instance *inst, int32_t c)
 {
     const ob_constraint_state *st = inst->cons;
     if (st->physics_with[c] == -2) return;  /* run with a later member of its group (constraints.c) */
-    int32_t member[OB_PHYSICS_GROUP], n = 0;
-    for (int32_t m = c; m >= 0 && n < OB_PHYSICS_GROUP; m = st->physics_prev[m]) n++;
-    for (int32_t m = c, k = n; k > 0; m = st->physics_prev[m]) member[--k] = m;  /* the first member first */
-    if (PH_AVX2_HERE()) ph_group_avx2(inst, member, (int)n);
-    else ph_group_base(inst, member, (int)n);
+    int32_t member[OB_PHYSICS_GROUP], k = OB_PHYSICS_GROUP;
+    for (int32_t m = c; m >= 0 && k > 0; m = st->physics_prev[m]) member[--k] = m;  /* the first member first */
+    if (PH_AVX2_HERE()) ph_group_avx2(inst, member + k, OB_PHYSICS_GROUP - k);
+    else ph_group_base(inst, member + k, OB_PHYSICS_GROUP - k);
 }
 
 typedef struct reset_ctx { ob_instance *inst; const ob_timeline *tl; } reset_ctx;
