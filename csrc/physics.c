@@ -9,6 +9,7 @@
 #include "constraints.h"
 #include "curve_spine.h"
 #include "timeline.h"
+#include "physics_trig.h"
 
 static double clamp01(double v) { return v < 0 ? 0 : v > 1 ? 1 : v; }
 
@@ -419,57 +420,6 @@ PH_INLINE int ph_begin(ph_lane *L, ob_instance *inst, int32_t c, double *y, doub
     return ph_tail(L, ang);
 }
 
-/* issue 17 (physics): obtrig_kernel.h's sin/cos at four lanes, for the AVX2
-** variant only: the same operations lane by lane (the same bits), but the
-** out-of-domain test or-ed across the lanes in two shuffles instead of a
-** loop over the lanes, and cos's sign from (q + 1) & 2 */
-#define PH_SEL4(m, a, b) ((ob_v4d)(((ob_v4l)(a) & (m)) | ((ob_v4l)(b) & ~(m))))
-PH_INLINE void ph_sincos4(const ob_v4d *xp, ob_v4d *sin_out, ob_v4d *cos_out)
-{
-    ob_v4d x = *xp;
-    const double magic = 0x1.8p52;
-    ob_v4d k = x * 0x1.45f306dc9c883p-1 + magic;  /* x·2/π rounded to an integer q, in the low bits */
-    ob_v4l quad = (ob_v4l)k;
-    ob_v4d q = k - magic;
-    ob_v4d r = x - q * 0x1.921fb544p+0;           /* π/2 in 33 + 33 + 53 bits */
-    r = r - q * 0x1.0b4611a6p-34;
-    r = r - q * 0x1.3198a2e037073p-69;
-    ob_v4d z = r * r;
-    /* sin r = r + r·z·S(z), cos r = 1 − z/2 + z²·C(z): S of degree 6 and C of
-    ** degree 5, the Chebyshev fits of (sin √z/√z − 1)/z and (cos √z − 1 + z/2)/z²
-    ** on [0, (π/4)²] (mpmath.chebyfit, 200 bits; fit errors 7e-21 and 5e-19) */
-    ob_v4d ps = z * -0x1.ab17d404de5b3p-41 + 0x1.61217f0b800d5p-33;
-    ps = ps * z + -0x1.ae645412c560cp-26;
-    ps = ps * z + 0x1.71de3a546095bp-19;
-    ps = ps * z + -0x1.a01a01a019938p-13;
-    ps = ps * z + 0x1.1111111111110p-7;
-    ps = ps * z + -0x1.5555555555555p-3;
-    ob_v4d s = r + r * z * ps;
-    s = PH_SEL4(z == 0.0, r, s);  /* sin(−0) = −0 (the sum would give +0) */
-    ob_v4d pc = z * -0x1.907da367a37cbp-37 + 0x1.1eeb68e93b64cp-29;
-    pc = pc * z + -0x1.27e4fa17da09ep-22;
-    pc = pc * z + 0x1.a01a019f4eb01p-16;
-    pc = pc * z + -0x1.6c16c16c16967p-10;
-    pc = pc * z + 0x1.5555555555555p-5;
-    ob_v4d hz = z * 0.5, w = 1.0 - hz;
-    ob_v4d c = w + (((1.0 - w) - hz) + z * z * pc);
-    /* quadrant: odd swaps; sin negated for 2, 3; cos negated for 1, 2 */
-    ob_v4l odd = -(quad & 1);
-    ob_v4d so = PH_SEL4(odd, c, s), co = PH_SEL4(odd, s, c);
-    so = (ob_v4d)((ob_v4l)so ^ ((quad & 2) << 62));
-    co = (ob_v4d)((ob_v4l)co ^ (((quad + 1) & 2) << 62));  /* (q ^ q >> 1) & 1 = ((q + 1) & 2) >> 1 */
-    ob_v4l big = ~((ob_v4d)((ob_v4l)x & INT64_MAX) <= OB_TRIG_SIN_COS_MAX);  /* NaN, ±inf, huge */
-    ob_v4l any = big | __builtin_shuffle(big, (ob_v4l){2, 3, 0, 1});  /* the lanes or-ed in two shuffles */
-    any |= __builtin_shuffle(any, (ob_v4l){1, 0, 3, 2});
-    if (__builtin_expect(any[0] != 0, 0)) {
-        for (int i = 0; i < 4; i++)
-            if (big[i]) { so[i] = sin(x[i]); co[i] = cos(x[i]); }
-    }
-    *sin_out = so;
-    *cos_out = co;
-}
-
-#undef PH_SEL4
 
 /* (macros: no four-lane vector passed by value, whose ABI GCC notes) */
 #define PH_V4_LOAD(v, p) memcpy(&(v), (p), sizeof(ob_v4d))
@@ -496,11 +446,11 @@ __attribute__((always_inline)) static inline void ph_group(ob_instance *inst, co
         if (wide) {
             ob_v4d vy, vx, r;
             PH_V4_LOAD(vy, y), PH_V4_LOAD(vx, x);
-            ob_atan2_v4p(&vy, &vx, &r);
+            ph_atan2_4(&vy, &vx, &r);
             PH_V4_STORE(ra, r);
             if (at > 3) {
                 PH_V4_LOAD(vy, y + 4), PH_V4_LOAD(vx, x + 4);
-                ob_atan2_v4p(&vy, &vx, &r);
+                ph_atan2_4(&vy, &vx, &r);
                 PH_V4_STORE(ra + 4, r);
             }
         } else {
