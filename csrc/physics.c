@@ -508,7 +508,8 @@ __attribute__((always_inline)) static inline void ph_group(ob_instance *inst, co
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(OB_NO_DISPATCH)
 __attribute__((target("avx2"))) static void ph_group_avx2(ob_instance *inst, const int32_t *member, int n)
 {
-    ph_group(inst, member, n, 1);
+    if (n == 1) ph_group(inst, member, 1, 1);  /* a lone constraint (a chain's): its lane loops unrolled */
+    else ph_group(inst, member, n, 1);
 }
 #define PH_AVX2_HERE() (__builtin_cpu_supports("avx2") != 0)
 #else
