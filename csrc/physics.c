@@ -492,11 +492,9 @@ __attribute__((always_inline)) static inline void ph_group(ob_instance *inst, co
         two = 0;
         for (unsigned m = live; m; m &= m - 1) {
             int k = __builtin_ctz(m), p;
-            switch (ph[k]) {
-            case PH_FIRST: p = ph_after_first(&L[k], sn[k], cs[k], ang + k); break;
-            case PH_LOOP: p = ph_loop(&L[k], cs[k], sn[k], ang + k); break;
-            default: p = ph_after_final(&L[k], sn + k, cs + k); break;  /* PH_FINAL, PH_FINAL2 */
-            }
+            if (ph[k] == PH_LOOP) p = ph_loop(&L[k], cs[k], sn[k], ang + k);
+            else if (ph[k] == PH_FIRST) p = ph_after_first(&L[k], sn[k], cs[k], ang + k);
+            else p = ph_after_final(&L[k], sn + k, cs + k);  /* PH_FINAL, PH_FINAL2 */
             ph[k] = p;
             next |= (unsigned)(p != PH_DONE) << k;
             two |= (unsigned)(p == PH_FINAL2) << k;
@@ -522,9 +520,15 @@ void ob_apply_physics_spine(ob_instance *inst, int32_t c)
 {
     const ob_constraint_state *st = inst->cons;
     if (st->physics_with[c] == -2) return;  /* run with a later member of its group (constraints.c) */
+    int avx2 = PH_AVX2_HERE();
+    if (st->physics_prev[c] < 0) {  /* alone */
+        if (avx2) ph_group_avx2(inst, &c, 1);
+        else ph_group_base(inst, &c, 1);
+        return;
+    }
     int32_t member[OB_PHYSICS_GROUP], k = OB_PHYSICS_GROUP;
     for (int32_t m = c; m >= 0 && k > 0; m = st->physics_prev[m]) member[--k] = m;  /* the first member first */
-    if (PH_AVX2_HERE()) ph_group_avx2(inst, member + k, OB_PHYSICS_GROUP - k);
+    if (avx2) ph_group_avx2(inst, member + k, OB_PHYSICS_GROUP - k);
     else ph_group_base(inst, member + k, OB_PHYSICS_GROUP - k);
 }
 
