@@ -412,7 +412,7 @@ PH_INLINE int ph_begin(ph_lane *L, ob_instance *inst, int32_t c, double *y, doub
         L->mr = rsx ? (cd->protate + cd->pshear_x) * mix : 0;
         y[0] = bone->c;
         x[0] = bone->a;
-        y[1] = dy + s->ty;  /* (scaleX only: the spare lane's 0, 1 kept) */
+        y[1] = dy + s->ty;  /* (scaleX only: the spare lane's 0, 0 kept) */
         x[1] = dx + s->tx;
         return PH_ATAN2;
     }
@@ -434,7 +434,7 @@ __attribute__((always_inline)) static inline void ph_group(ob_instance *inst, co
 {
     ph_lane L[OB_PHYSICS_GROUP];
     int ph[OB_PHYSICS_GROUP];
-    double y[8] = {0}, x[8] = {1, 1, 1, 1, 1, 1, 1, 1}, ang[8] = {0}, sn[8], cs[8], ra[8];
+    double y[8] = {0}, x[8] = {0}, ang[8] = {0}, sn[8], cs[8], ra[8];  /* (spare lanes: atan2(0, 0), sin/cos 0) */
     unsigned live = 0, two = 0, at = 0;  /* bit k: member k not done, at PH_FINAL2, at PH_ATAN2 */
     for (int k = 0; k < n; k++) {
         int p = ph[k] = ph_begin(&L[k], inst, member[k], y + 2 * k, x + 2 * k, ang + k);
