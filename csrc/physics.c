@@ -9,6 +9,7 @@
 #include "constraints.h"
 #include "curve_spine.h"
 #include "timeline.h"
+#include "physics_trig.h"
 
 static double clamp01(double v) { return v < 0 ? 0 : v > 1 ? 1 : v; }
 
@@ -169,310 +170,366 @@ static inline double ph_ceil(double x)
 ** applied to the bone's world and its applied pose taken from it.
 **
 ** issue 17: written as the steps between its trig calls (ph_begin, then one
-** continuation per trig result), so that two independent constraints run in
-** lockstep with their trig in shared calls (ph_run); alone, the same steps
-** on one constraint's lanes.  The trig is lane-independent: the same bits. */
-enum { PH_DONE, PH_ATAN2, PH_FIRST, PH_LOOP, PH_FINAL };
+** continuation per trig result), so that the constraints of a group
+** (constraints.c) run in lockstep with their trig in shared calls
+** (ph_group).  issue 17 (physics): each member's trig arguments sit in its
+** own fixed lanes (no packing, no result pointers), one pass per round on
+** all lanes: four-lane calls where the CPU has AVX2, pairs on the SSE2
+** baseline.  The trig is lane-independent: the same bits. */
+enum { PH_DONE, PH_ATAN2, PH_FIRST, PH_LOOP, PH_FINAL, PH_FINAL2 };  /* FINAL2: two final angles */
+
+/* (inlined into each ph_group variant: AVX2's three-operand forms there) */
+#define PH_INLINE __attribute__((always_inline)) static inline
 
 typedef struct ph_lane {
     ob_instance *inst;
-    int32_t c, b;
     const ob_constraint_data *cd;
     const double *v;
     ob_spine_physics *s;
     ob_mat *bone;
-    double mix, l, i, t, f, d, mass_inverse, damping, strength, qx, qy, a, ca, mr, dx, dy;
+    int32_t c, b;
+    int rsx, scale_x;
+    double mix, l, i, t, f, d, mr, ca, dx, dy, a;
     double m, e, w, g, h;        /* the rotate/scale loop's constants */
-    int x, y, rsx, scale_x;
-    int need, n;                 /* the trig asked for (PH_*) and its lanes (1, 2) */
-    double in_y[2], in_x[2];     /* atan2(in_y, in_x) into out_a */
-    double in_s[2];              /* sin, cos of in_s into out_s, out_c */
-    const double *out_a, *out_s, *out_c;  /* the results, in the group's arrays (ph_run) */
 } ph_lane;
 
-static void ph_finish(ph_lane *L)
+/* the member's angles: ang[0], and ang[4] for the second of the final rotation */
+PH_INLINE int ph_finish(ph_lane *L)
 {
     ob_spine_physics *s = L->s;
     ob_mat *bone = L->bone;
+    double ba = bone->a, bc = bone->c;
     if (L->scale_x) {
         double sc = 1 + s->scale_offset * L->mix * L->cd->pscale_x;
-        bone->a *= sc;
-        bone->c *= sc;
+        ba *= sc;
+        bc *= sc;
+        bone->a = ba;
+        bone->c = bc;
     }
-    s->tx = L->l * bone->a;
-    s->ty = L->l * bone->c;
+    s->tx = L->l * ba;
+    s->ty = L->l * bc;
     ob_spine_applied_after(L->inst, L->c, 0, L->b);
-    L->need = PH_DONE;
+    return PH_DONE;
 }
 
-static void ph_tail(ph_lane *L)
+PH_INLINE int ph_tail(ph_lane *L, double *ang)
 {
     ob_spine_physics *s = L->s;
     const ob_constraint_data *cd = L->cd;
     s->cx = L->bone->x;
     s->cy = L->bone->y;
-    if (!L->rsx) {
-        ph_finish(L);
-        return;
-    }
+    if (!L->rsx) return ph_finish(L);
     double o = s->rotate_offset * L->mix;
-    L->need = PH_FINAL;
     if (cd->pshear_x > 0) {
         if (cd->protate > 0) {  /* the Y axis by the rotation only, the X axis by rotation + shear */
             double r = o * cd->protate;
-            L->in_s[0] = r;
-            L->in_s[1] = r + o * cd->pshear_x;
-            L->n = 2;
+            ang[0] = r;
+            ang[4] = r + o * cd->pshear_x;
+            return PH_FINAL2;
         } else {
-            L->in_s[0] = 0 + o * cd->pshear_x;
-            L->n = 1;
+            ang[0] = 0 + o * cd->pshear_x;
         }
     } else {
-        L->in_s[0] = o * cd->protate;
-        L->n = 1;
+        ang[0] = o * cd->protate;
     }
+    return PH_FINAL;
 }
 
-static void ph_after_final(ph_lane *L)
+PH_INLINE int ph_after_final(ph_lane *L, const double *sn, const double *cs)
 {
     const ob_constraint_data *cd = L->cd;
     ob_mat *bone = L->bone;
-    double sn = L->out_s[0], cs = L->out_c[0], a;
+    double s0 = sn[0], c0 = cs[0], a = bone->a, b = bone->b, c = bone->c, d = bone->d;
     if (cd->pshear_x > 0) {
         if (cd->protate > 0) {
-            a = bone->b;
-            bone->b = cs * a - sn * bone->d;
-            bone->d = sn * a + cs * bone->d;
-            sn = L->out_s[1];
-            cs = L->out_c[1];
+            bone->b = c0 * b - s0 * d;
+            bone->d = s0 * b + c0 * d;
+            s0 = sn[4];
+            c0 = cs[4];
         }
-        a = bone->a;
-        bone->a = cs * a - sn * bone->c;
-        bone->c = sn * a + cs * bone->c;
+        bone->a = c0 * a - s0 * c;
+        bone->c = s0 * a + c0 * c;
     } else {
-        a = bone->a;
-        bone->a = cs * a - sn * bone->c;
-        bone->c = sn * a + cs * bone->c;
-        a = bone->b;
-        bone->b = cs * a - sn * bone->d;
-        bone->d = sn * a + cs * bone->d;
+        bone->a = c0 * a - s0 * c;
+        bone->c = s0 * a + c0 * c;
+        bone->b = c0 * b - s0 * d;
+        bone->d = s0 * b + c0 * d;
     }
-    ph_finish(L);
+    return ph_finish(L);
 }
 
 /* the rotate/scale steps from L->a on, with cos/sin (cs, sn) of the current angle */
-static void ph_loop(ph_lane *L, double cs, double sn)
+PH_INLINE int ph_loop(ph_lane *L, double cs, double sn, double *ang)
 {
     ob_spine_physics *s = L->s;
-    double t = L->t, m = L->m, e = L->e, w = L->w, g = L->g, h = L->h;
+    double t = L->t, m = L->m, e = L->e, w = L->w, g = L->g, h = L->h, d = L->d, a = L->a;
+    double so = s->scale_offset, sv = s->scale_velocity, ro = s->rotate_offset, rv = s->rotate_velocity;
+    int more = 0;
     for (;;) {
-        L->a -= t;
+        a -= t;
         if (L->scale_x) {
-            s->scale_velocity += (w * cs - g * sn - s->scale_offset * e) * m;
-            s->scale_offset += s->scale_velocity * t;
-            s->scale_velocity *= L->d;
+            sv += (w * cs - g * sn - so * e) * m;
+            so += sv * t;
+            sv *= d;
         }
         if (L->rsx) {
-            s->rotate_velocity -= ((w * sn + g * cs) * h + s->rotate_offset * e) * m;
-            s->rotate_offset += s->rotate_velocity * t;
-            s->rotate_velocity *= L->d;
-            if (L->a < t) break;
-            L->in_s[0] = s->rotate_offset * L->mr + L->ca;
-            L->n = 1;
-            L->need = PH_LOOP;
-            return;
-        } else if (L->a < t) {
+            rv -= ((w * sn + g * cs) * h + ro * e) * m;
+            ro += rv * t;
+            rv *= d;
+            if (a < t) break;
+            ang[0] = ro * L->mr + L->ca;
+            more = 1;
+            break;
+        } else if (a < t) {
             break;
         }
     }
-    s->remaining = L->a;
-    ph_tail(L);
+    s->scale_offset = so;
+    s->scale_velocity = sv;
+    s->rotate_offset = ro;
+    s->rotate_velocity = rv;
+    if (more) {
+        L->a = a;
+        return PH_LOOP;
+    }
+    s->remaining = a;
+    return ph_tail(L, ang);
 }
 
-static void ph_after_first(ph_lane *L)
+PH_INLINE int ph_after_first(ph_lane *L, double sn, double cs, double *ang)
 {
     ob_spine_physics *s = L->s;
-    ob_mat *bone = L->bone;
-    double sn = L->out_s[0], cs = L->out_c[0], i = L->i;
-    if (!L->rsx || L->scale_x) {
+    if (L->scale_x) {  /* (rotateOrShearX: with scaleX only; else scaleX is set) */
+        ob_mat *bone = L->bone;
         double r = L->l * sqrt(bone->a * bone->a + bone->c * bone->c);
-        if (r > 0) s->scale_offset += (L->dx * cs + L->dy * sn) * i / r;
+        if (r > 0) s->scale_offset += (L->dx * cs + L->dy * sn) * L->i / r;
     }
-    L->a = s->remaining;
-    if (L->a >= L->t) {
+    double a = L->a = s->remaining;
+    if (a >= L->t) {
         const double *v = L->v;
-        if (L->d == -1) L->d = spine_decay(s, L->damping, L->t);
-        L->m = L->mass_inverse * L->t;
-        L->e = L->strength;
+        if (L->d == -1) L->d = spine_decay(s, v[OB_CV_DAMPING], L->t);
+        L->m = (1 / v[OB_CV_MASS]) * L->t;
+        L->e = v[OB_CV_STRENGTH];
         L->w = v[OB_CV_WIND];
         L->g = v[OB_CV_GRAVITY];
         L->h = L->l / L->f;
-        ph_loop(L, cs, sn);
-        return;
+        return ph_loop(L, cs, sn, ang);
     }
-    s->remaining = L->a;
-    ph_tail(L);
+    return ph_tail(L, ang);  /* (remaining = a: unchanged) */
 }
 
-static void ph_after_atan2(ph_lane *L)
+PH_INLINE int ph_after_atan2(ph_lane *L, double ca, double ta, double *ang, const int wide)
 {
     ob_spine_physics *s = L->s;
-    L->ca = L->out_a[0];
-    L->need = PH_FIRST;
-    L->n = 1;
+    L->ca = ca;
     if (L->rsx) {
-        double r = L->out_a[1] - L->ca - s->rotate_offset * L->mr;
-        s->rotate_offset += (r - ph_ceil(r * (1 / (2 * OB_PI)) - 0.5) * (2 * OB_PI)) * L->i;
-        L->in_s[0] = s->rotate_offset * L->mr + L->ca;
+        double r = ta - ca - s->rotate_offset * L->mr, u = r * (1 / (2 * OB_PI)) - 0.5;
+        s->rotate_offset += (r - (wide ? ceil(u) : ph_ceil(u)) * (2 * OB_PI)) * L->i;  /* (AVX2: roundsd) */
+        ang[0] = s->rotate_offset * L->mr + ca;
     } else {
-        L->in_s[0] = L->ca;
+        ang[0] = ca;
     }
+    return PH_FIRST;
 }
 
-static void ph_begin(ph_lane *L, ob_instance *inst, int32_t c)
+/* up to the first trig: atan2(y[0], x[0]) and atan2(y[1], x[1]) asked for (PH_ATAN2) */
+PH_INLINE int ph_begin(ph_lane *L, ob_instance *inst, int32_t c, double *y, double *x, double *ang)
 {
     const ob_document *doc = inst->doc;
     const ob_constraint_data *cd = &doc->constraints[c];
     const double *v = &inst->con_values[(size_t)c * OB_CV_COUNT];
     ob_spine_physics *s = &inst->cons->spine_physics[c];
-    L->need = PH_DONE;
-    L->mix = v[OB_CV_MIX];
-    if (L->mix == 0 || cd->bone < 0) return;
+    double mix = L->mix = v[OB_CV_MIX];
+    if (mix == 0 || cd->bone < 0) return PH_DONE;
     L->inst = inst;
     L->c = c;
     L->cd = cd;
     L->v = v;
     L->s = s;
     const ob_physics_const *k = &inst->cons->physics_const[c];  /* (constraints.c) */
-    L->x = k->x;
-    L->y = k->y;
-    L->rsx = k->rsx;
-    L->scale_x = k->scale_x;
+    int px = k->x, py = k->y, rsx = L->rsx = k->rsx, scale_x = L->scale_x = k->scale_x;
     L->b = cd->bone;
     ob_mat *bone = L->bone = &inst->world[cd->bone];
     L->l = k->length;
 
     double delta = inst->clock - s->last_time, step = k->step;
     delta = delta > 0 ? delta : 0;  /* max(delta, 0), NaN: 0 (fmax without the call) */
-    s->remaining += delta;
+    double a = s->remaining + delta;
     s->last_time = inst->clock;
     /* not in spine-core, for bad input only: no steps unless 1/fps > 0, and at most
     ** OB_SPINE_PHYSICS_STEPS of them per update (past that the oldest time is dropped;
     ** 166 s at 60 fps), so that fps ≤ 0 or 1e300 cannot hang the frame */
-    if (s->remaining > step * OB_SPINE_PHYSICS_STEPS) s->remaining = step * OB_SPINE_PHYSICS_STEPS;  /* (step +inf: never) */
+    if (a > step * OB_SPINE_PHYSICS_STEPS) a = step * OB_SPINE_PHYSICS_STEPS;  /* (step +inf: never) */
+    s->remaining = a;
     double bx = bone->x, by = bone->y;
     if (s->reset) {
         s->reset = 0;
         s->ux = bx;
         s->uy = by;
-        ph_tail(L);
-        return;
+        return ph_tail(L, ang);
     }
-    double a = s->remaining, i = L->i = v[OB_CV_INERTIA], t = L->t = step, f = L->f = doc->reference_scale, d = -1;
-    double mass_inverse = L->mass_inverse = 1 / v[OB_CV_MASS], damping = L->damping = v[OB_CV_DAMPING];
-    double strength = L->strength = v[OB_CV_STRENGTH];
-    double qx = L->qx = cd->plimit * delta, qy = L->qy = qx;  /* × |skeleton scale| = 1 */
-    if (L->x || L->y) {
-        if (L->x) {
+    double i = L->i = v[OB_CV_INERTIA], t = L->t = step, f = L->f = doc->reference_scale, d = -1;
+    double qx = cd->plimit * delta, qy = qx;  /* × |skeleton scale| = 1 */
+    if (px || py) {
+        if (px) {
             s->x_offset += clamp_abs((s->ux - bx) * i, qx);
             s->ux = bx;
         }
-        if (L->y) {
+        if (py) {
             s->y_offset += clamp_abs((s->uy - by) * i, qy);
             s->uy = by;
         }
         if (a >= t) {
-            d = spine_decay(s, damping, t);
-            double m = mass_inverse * t, e = strength, w = v[OB_CV_WIND] * f, g = v[OB_CV_GRAVITY] * f;
+            d = spine_decay(s, v[OB_CV_DAMPING], t);
+            double m = (1 / v[OB_CV_MASS]) * t, e = v[OB_CV_STRENGTH], w = v[OB_CV_WIND] * f,
+                   g = v[OB_CV_GRAVITY] * f;
+            double xo = s->x_offset, xv = s->x_velocity, yo = s->y_offset, yv = s->y_velocity;
             do {
-                if (L->x) {
-                    s->x_velocity += (w - s->x_offset * e) * m;
-                    s->x_offset += s->x_velocity * t;
-                    s->x_velocity *= d;
+                if (px) {
+                    xv += (w - xo * e) * m;
+                    xo += xv * t;
+                    xv *= d;
                 }
-                if (L->y) {
-                    s->y_velocity -= (g + s->y_offset * e) * m;
-                    s->y_offset += s->y_velocity * t;
-                    s->y_velocity *= d;
+                if (py) {
+                    yv -= (g + yo * e) * m;
+                    yo += yv * t;
+                    yv *= d;
                 }
                 a -= t;
             } while (a >= t);
+            s->x_offset = xo;
+            s->x_velocity = xv;
+            s->y_offset = yo;
+            s->y_velocity = yv;
         }
-        if (L->x) bone->x += s->x_offset * L->mix * cd->px;
-        if (L->y) bone->y += s->y_offset * L->mix * cd->py;
+        if (px) bone->x += s->x_offset * mix * cd->px;
+        if (py) bone->y += s->y_offset * mix * cd->py;
     }
     L->d = d;
-    L->a = a;
-    if (L->rsx || L->scale_x) {
-        L->dx = clamp_abs(s->cx - bone->x, qx);
-        L->dy = clamp_abs(s->cy - bone->y, qy);
-        L->mr = L->rsx ? (cd->protate + cd->pshear_x) * L->mix : 0;
-        L->in_y[0] = bone->c;
-        L->in_x[0] = bone->a;
-        L->in_y[1] = L->dy + s->ty;
-        L->in_x[1] = L->dx + s->tx;
-        L->n = L->rsx ? 2 : 1;
-        L->need = PH_ATAN2;
-        return;
+    if (rsx || scale_x) {
+        double dx = L->dx = clamp_abs(s->cx - bone->x, qx);
+        double dy = L->dy = clamp_abs(s->cy - bone->y, qy);
+        L->mr = rsx ? (cd->protate + cd->pshear_x) * mix : 0;
+        y[0] = bone->c;
+        x[0] = bone->a;
+        y[1] = dy + s->ty;  /* (scaleX only: the spare lane's 0, 0 kept) */
+        x[1] = dx + s->tx;
+        return PH_ATAN2;
     }
     s->remaining = a;
-    ph_tail(L);
+    return ph_tail(L, ang);
 }
 
-/* the lanes' constraints, each to its end, their trig in shared calls: per
-** round the lanes' arguments packed (atan2 and sin/cos apart), one pass of
-** each kernel, then each lane's continuation on its results */
-static void ph_run(ph_lane *L, int count)
+
+/* (macros: no four-lane vector passed by value, whose ABI GCC notes) */
+#define PH_V4_LOAD(v, p) memcpy(&(v), (p), sizeof(ob_v4d))
+#define PH_V4_STORE(p, v) memcpy((p), &(v), sizeof(ob_v4d))
+
+/* the group's members (n ≤ 4, in the cache's order), each to its end: per
+** round one trig pass over the lanes (member k: atan2 lanes 2k, 2k + 1;
+** sin/cos lane k, and 4 + k for a second final angle), then each
+** member's continuation on its lanes; wide: four-lane calls (AVX2) */
+__attribute__((always_inline)) static inline void ph_group(ob_instance *inst, const int32_t *member, int n,
+                                                           const int wide)
 {
-    enum { N = 2 * OB_PHYSICS_GROUP + 4 };  /* the packed slots, and a spare vector */
-    double ay[N], ax[N], as[N], ra[N], rs[N], rc[N];
-    for (;;) {
-        int na = 0, ns = 0;
-        for (int k = 0; k < count; k++) {
-            ph_lane *q = &L[k];
-            if (q->need == PH_DONE) continue;
-            if (q->need == PH_ATAN2) {  /* both slots written, the second kept when n = 2 */
-                ay[na] = q->in_y[0], ax[na] = q->in_x[0];
-                ay[na + 1] = q->in_y[1], ax[na + 1] = q->in_x[1];
-                q->out_a = ra + na;
-                na += q->n;
-            } else {
-                as[ns] = q->in_s[0];
-                as[ns + 1] = q->in_s[1];
-                q->out_s = rs + ns;
-                q->out_c = rc + ns;
-                ns += q->n;
+    ph_lane L[OB_PHYSICS_GROUP];
+    int ph[OB_PHYSICS_GROUP];
+    double y[8] = {0}, x[8] = {0}, ang[8] = {0}, sn[8], cs[8], ra[8];  /* (spare lanes: atan2(0, 0), sin/cos 0) */
+    unsigned live = 0, two = 0, at = 0;  /* bit k: member k not done, at PH_FINAL2, at PH_ATAN2 */
+    for (int k = 0; k < n; k++) {
+        int p = ph[k] = ph_begin(&L[k], inst, member[k], y + 2 * k, x + 2 * k, ang + k);
+        live |= (unsigned)(p != PH_DONE) << k;
+        two |= (unsigned)(p == PH_FINAL2) << k;
+        at |= (unsigned)(p == PH_ATAN2) << k;
+    }
+    if (at) {
+        if (wide) {
+            ob_v4d vy, vx, r;
+            PH_V4_LOAD(vy, y), PH_V4_LOAD(vx, x);
+            ph_atan2_4(&vy, &vx, &r);
+            PH_V4_STORE(ra, r);
+            if (at > 3) {
+                PH_V4_LOAD(vy, y + 4), PH_V4_LOAD(vx, x + 4);
+                ph_atan2_4(&vy, &vx, &r);
+                PH_V4_STORE(ra + 4, r);
+            }
+        } else {
+            for (unsigned m = at; m; m &= m - 1) {
+                int k = __builtin_ctz(m);
+                ob_v2d vy = ob_v2_load(y + 2 * k), vx = ob_v2_load(x + 2 * k), r;
+                ob_atan2_v2p(&vy, &vx, &r);
+                ob_v2_store(ra + 2 * k, r);
             }
         }
-        if (!(na | ns)) return;
-        ay[na] = 0, ax[na] = 1, as[ns] = 0;  /* the pairs read one slot past an odd count */
-        if (na) ob_atan2_pairs(ay, ax, ra, na);  /* ph_run pads an odd count */
-        if (ns) ob_sincos_pairs(as, rs, rc, ns);
-        for (int k = 0; k < count; k++) {
-            ph_lane *q = &L[k];
-            switch (q->need) {
-            case PH_ATAN2: ph_after_atan2(q); break;
-            case PH_FIRST: ph_after_first(q); break;
-            case PH_LOOP: ph_loop(q, q->out_c[0], q->out_s[0]); break;
-            case PH_FINAL: ph_after_final(q); break;
-            default: break;
-            }
+        for (unsigned m = at; m; m &= m - 1) {
+            int k = __builtin_ctz(m);
+            ph[k] = ph_after_atan2(&L[k], ra[2 * k], ra[2 * k + 1], ang + k, wide);
         }
     }
+    while (live) {
+        if (wide) {
+            ob_v4d va, vs, vc;
+            PH_V4_LOAD(va, ang);
+            ph_sincos4(&va, &vs, &vc);
+            PH_V4_STORE(sn, vs);
+            PH_V4_STORE(cs, vc);
+            if (two) {
+                PH_V4_LOAD(va, ang + 4);
+                ph_sincos4(&va, &vs, &vc);
+                PH_V4_STORE(sn + 4, vs);
+                PH_V4_STORE(cs + 4, vc);
+            }
+        } else {
+            for (int j = 0; j < (two ? 8 : 4); j += 4)
+                for (int p = 0; p < n; p += 2) {
+                    ob_v2d va = ob_v2_load(ang + j + p), vs, vc;
+                    ob_sincos_v2p(&va, &vs, &vc);
+                    ob_v2_store(sn + j + p, vs);
+                    ob_v2_store(cs + j + p, vc);
+                }
+        }
+        unsigned next = 0;
+        two = 0;
+        for (unsigned m = live; m; m &= m - 1) {
+            int k = __builtin_ctz(m), p;
+            if (ph[k] == PH_LOOP) p = ph_loop(&L[k], cs[k], sn[k], ang + k);
+            else if (ph[k] == PH_FIRST) p = ph_after_first(&L[k], sn[k], cs[k], ang + k);
+            else p = ph_after_final(&L[k], sn + k, cs + k);  /* PH_FINAL, PH_FINAL2 */
+            ph[k] = p;
+            next |= (unsigned)(p != PH_DONE) << k;
+            two |= (unsigned)(p == PH_FINAL2) << k;
+        }
+        live = next;
+    }
 }
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(OB_NO_DISPATCH)
+__attribute__((target("avx2"))) static void ph_group_avx2(ob_instance *inst, const int32_t *member, int n)
+{
+    if (n == 1) ph_group(inst, member, 1, 1);  /* a lone constraint (a chain's): its lane loops unrolled */
+    else ph_group(inst, member, n, 1);
+}
+#define PH_AVX2_HERE() (__builtin_cpu_supports("avx2") != 0)
+#else
+#define ph_group_avx2 ph_group_base
+#define PH_AVX2_HERE() 0
+#endif
+static void ph_group_base(ob_instance *inst, const int32_t *member, int n) { ph_group(inst, member, n, 0); }
 
 void ob_apply_physics_spine(ob_instance *inst, int32_t c)
 {
     const ob_constraint_state *st = inst->cons;
     if (st->physics_with[c] == -2) return;  /* run with a later member of its group (constraints.c) */
-    int32_t member[OB_PHYSICS_GROUP], n = 0;
-    for (int32_t m = c; m >= 0 && n < OB_PHYSICS_GROUP; m = st->physics_prev[m]) member[n++] = m;
-    ph_lane L[OB_PHYSICS_GROUP];
-    for (int32_t k = 0; k < n; k++) {  /* in the cache's order: the first member first */
-        L[k].in_s[1] = 0;  /* (a finite value for a slot whose result nobody reads) */
-        ph_begin(&L[k], inst, member[n - 1 - k]);
+    int avx2 = PH_AVX2_HERE();
+    if (st->physics_prev[c] < 0) {  /* alone */
+        if (avx2) ph_group_avx2(inst, &c, 1);
+        else ph_group_base(inst, &c, 1);
+        return;
     }
-    ph_run(L, (int)n);
+    int32_t member[OB_PHYSICS_GROUP], k = OB_PHYSICS_GROUP;
+    for (int32_t m = c; m >= 0 && k > 0; m = st->physics_prev[m]) member[--k] = m;  /* the first member first */
+    if (avx2) ph_group_avx2(inst, member + k, OB_PHYSICS_GROUP - k);
+    else ph_group_base(inst, member + k, OB_PHYSICS_GROUP - k);
 }
 
 typedef struct reset_ctx { ob_instance *inst; const ob_timeline *tl; } reset_ctx;
