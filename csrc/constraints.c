@@ -57,15 +57,29 @@ int ob_constraints_create(ob_instance *inst)
     s->physics_with = malloc(ncons * sizeof *s->physics_with);
     s->physics_prev = malloc(ncons * sizeof *s->physics_prev);
     s->ik_os = calloc(4 * ncons, sizeof *s->ik_os);  /* none set */
+    s->ik_bones = calloc(5 * ncons, sizeof *s->ik_bones);
     s->physics_const = calloc(ncons, sizeof *s->physics_const);
     if (!s->applied_off || !s->applied_need || !s->applied_read || !s->path_unique ||
-        !s->transform_offset || !s->physics_with || !s->physics_prev || !s->ik_os || !s->physics_const)
+        !s->transform_offset || !s->physics_with || !s->physics_prev || !s->ik_os || !s->physics_const ||
+        !s->ik_bones)
         return -1;
     for (size_t c = 0; c < ncons; c++) s->physics_with[c] = -1, s->physics_prev[c] = -1;
     for (int32_t c = 0; c < doc->constraint_count; c++) {  /* the angles spine_world turns by (transform.c) */
         double *o = s->transform_offset + 4 * (size_t)c, r = doc->constraints[c].offset_rotation;
         ob_sincos(r * OB_DEG, &o[0], &o[1]);
         ob_sincos(r * -OB_DEG, &o[2], &o[3]);
+    }
+    for (int32_t c = 0; c < doc->constraint_count; c++) {  /* issue 17 (ik): ob_apply_ik_spine's bones */
+        const ob_constraint_data *cd = &doc->constraints[c];
+        int32_t *ib = s->ik_bones + 5 * (size_t)c;
+        ib[0] = ib[1] = -1;
+        for (int32_t k = 0; k < cd->bone_count; k++)
+            if (cd->bones[k] >= 0) {
+                if (ib[0] < 0) ib[0] = cd->bones[k], ib[2] = k;
+                ib[1] = cd->bones[k];
+                ib[3] = k;
+                ib[4]++;
+            }
     }
     for (int32_t c = 0; c < doc->constraint_count; c++) {  /* physics.c's per-document values */
         const ob_constraint_data *cd = &doc->constraints[c];
@@ -120,6 +134,7 @@ void ob_constraints_free(ob_instance *inst)
     free(s->saved_pose); free(s->saved_inherit); free(s->keyed_inherit);
     free(s->applied_off); free(s->applied_need); free(s->applied_read); free(s->path_unique);
     free(s->transform_offset); free(s->physics_with); free(s->physics_prev); free(s->ik_os); free(s->physics_const);
+    free(s->ik_bones);
     free(s);
     inst->cons = NULL;
 }
@@ -196,7 +211,10 @@ static void spine_applied_analyse(ob_instance *inst)
                     if (cd->bones[j] >= 0) need[j] |= s->applied_read[cd->bones[j]];
             }
             break;
-        case OB_CON_IK:  /* reads its bones' applied poses (every listed one: a superset) */
+        case OB_CON_IK:  /* reads its bones' applied poses (every listed one: a superset), then
+                          ** writes them (issue 17 (ik): a world made without the pose skips it) */
+            for (int32_t j = 0; j < cd->bone_count; j++)
+                if (cd->bones[j] >= 0) need[j] |= s->applied_read[cd->bones[j]];
             for (int32_t j = 0; j < cd->bone_count; j++)
                 if (cd->bones[j] >= 0) s->applied_read[cd->bones[j]] = 1;
             break;

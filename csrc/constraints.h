@@ -67,6 +67,8 @@ typedef struct ob_constraint_state {
     int32_t *physics_prev;       /* per constraint: its group's member before it, −1 none */
     ob_physics_const *physics_const; /* per constraint (physics ones filled) */
     double *ik_os;               /* per constraint: the Spine model's two-bone IK child angle, keyed (ik.c) */
+    int32_t *ik_bones;           /* issue 17 (ik): per constraint, 5: its first and last existing listed
+                                 ** bone, their places in its list and the count of existing ones */
     double *spine_positions;     /* the Spine pose model's path: 3 per bone + 5 */
     /* §7.5 scratch: saved local pose and inherit per bone, setup values */
     ob_pose *saved_pose;
@@ -133,6 +135,15 @@ static inline void ob_spine_applied_after(ob_instance *inst, int32_t c, int32_t 
 {
     const ob_constraint_state *s = inst->cons;
     if (s->applied_need[s->applied_off[c] + k]) ob_bone_applied_spine(inst, b);
+}
+
+/* issue 17 (ik): whether the applied pose constraint c writes for its k-th
+** listed bone is read later in the update cache (ob_constraints_spine_frame;
+** IK: a world it can make without that pose skips it) */
+static inline int ob_spine_applied_needed(const ob_instance *inst, int32_t c, int32_t k)
+{
+    const ob_constraint_state *s = inst->cons;
+    return s->applied_need[s->applied_off[c] + k];
 }
 
 /* trig.c: ob_trig_set of two bones at once (the same bits) */
