@@ -117,6 +117,16 @@ static inline ob_mat ob_parent_world(const ob_instance *inst, int32_t bone)
 void ob_apply_ik_spine(ob_instance *inst, int32_t c);           /* ik.c */
 void ob_apply_transform_spine(ob_instance *inst, int32_t c);    /* transform.c */
 void ob_apply_path_spine(ob_instance *inst, int32_t c);         /* path.c */
+/* issue 17 (ik): a Spine-model transform constraint with values v that does
+** nothing for its mixes alone: every channel's value ±0 and the mix not
+** infinite (0·inf would be NaN), so each product ob_apply_transform_spine
+** makes is ±0; decided on the bits (the dispatch skips the call) */
+static inline int ob_transform_spine_idle(const double *v)
+{
+    uint64_t z = ob_bits(v[OB_CV_MIX_ROTATE]) | ob_bits(v[OB_CV_MIX_TRANSLATE]) | ob_bits(v[OB_CV_MIX_Y]) |
+                 ob_bits(v[OB_CV_MIX_SCALE]) | ob_bits(v[OB_CV_MIX_SCALE_Y]) | ob_bits(v[OB_CV_MIX_SHEAR]);
+    return (z << 1) == 0 && !isinf(v[OB_CV_MIX]);
+}
 void ob_apply_physics_spine(ob_instance *inst, int32_t c);      /* physics.c */
 /* physics.c: spine-core 4.2 PhysicsConstraint.reset of constraint c; the
 ** reset keys of animation anim crossed from track time prev to next */
