@@ -313,33 +313,40 @@ static int32_t spine_find(const double *lengths, int32_t n, double *p, int32_t c
     }
 }
 
+/* issue 17 (ik): a point's x and y in the two lanes of one vector: each
+** lane does the scalar expression's operations in its order (IEEE, lane by
+** lane), so the bits are the scalar form's; squares summed lane 0 + lane 1 */
+static inline ob_v2d v2_at(const double *p) { return ob_v2_load(p); }
+static inline double v2_norm2(ob_v2d d)
+{
+    ob_v2d s = d * d;
+    return s[0] + s[1];
+}
+
 /* spine-core 4.2's forward differences of the cubic q over n equal steps
 ** (k1, k2, k3 = 3/n, 3/n², 6/n³ as spine-core writes them): the chord
-** lengths summed on from start, each partial sum into ends[0..n−1] */
+** lengths summed on from start, each partial sum into ends[0..n−1]
+** (issue 17 (ik): x and y in the lanes of one vector) */
 __attribute__((always_inline)) static inline double spine_steps(const double q[8], int n, double k1, double k2, double k3, double start, double *ends)
 {
-    double x1 = q[0], y1 = q[1], cx1 = q[2], cy1 = q[3], cx2 = q[4], cy2 = q[5], x2 = q[6], y2 = q[7];
-    double tmpx = (x1 - cx1 * 2 + cx2) * k2, tmpy = (y1 - cy1 * 2 + cy2) * k2;
-    double dddfx = ((cx1 - cx2) * 3 - x1 + x2) * k3, dddfy = ((cy1 - cy2) * 3 - y1 + y2) * k3;
-    double ddfx = tmpx * 2 + dddfx, ddfy = tmpy * 2 + dddfy;
-    double dfx = (cx1 - x1) * k1 + tmpx + dddfx * 0.16666667, dfy = (cy1 - y1) * k1 + tmpy + dddfy * 0.16666667;
-    double len = start + sqrt(dfx * dfx + dfy * dfy);
+    ob_v2d p1 = v2_at(q), c1 = v2_at(q + 2), c2 = v2_at(q + 4), p2 = v2_at(q + 6);
+    ob_v2d tmp = (p1 - c1 * 2.0 + c2) * k2;
+    ob_v2d ddd = ((c1 - c2) * 3.0 - p1 + p2) * k3;
+    ob_v2d dd = tmp * 2.0 + ddd;
+    ob_v2d df = (c1 - p1) * k1 + tmp + ddd * 0.16666667;
+    double len = start + sqrt(v2_norm2(df));
     ends[0] = len;
     for (int i = 1; i < n - 2; i++) {
-        dfx += ddfx;
-        dfy += ddfy;
-        ddfx += dddfx;
-        ddfy += dddfy;
-        len += sqrt(dfx * dfx + dfy * dfy);
+        df += dd;
+        dd += ddd;
+        len += sqrt(v2_norm2(df));
         ends[i] = len;
     }
-    dfx += ddfx;
-    dfy += ddfy;
-    len += sqrt(dfx * dfx + dfy * dfy);
+    df += dd;
+    len += sqrt(v2_norm2(df));
     ends[n - 2] = len;
-    dfx += ddfx + dddfx;
-    dfy += ddfy + dddfy;
-    len += sqrt(dfx * dfx + dfy * dfy);
+    df += dd + ddd;
+    len += sqrt(v2_norm2(df));
     ends[n - 1] = len;
     return len;
 }
