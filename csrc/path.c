@@ -275,11 +275,21 @@ static void spine_add_after(double p, const double *t, double *out)
     out[2] = r;
 }
 
+/* issue 17 (ik): a point's x and y in the two lanes of one vector: each
+** lane does the scalar expression's operations in its order (IEEE, lane by
+** lane), so the bits are the scalar form's; squares summed lane 0 + lane 1 */
+static inline ob_v2d v2_at(const double *p) { return ob_v2_load(p); }
+static inline double v2_norm2(ob_v2d d)
+{
+    ob_v2d s = d * d;
+    return s[0] + s[1];
+}
+
 /* spine-core 4.2 addCurvePosition: the cubic at p, and its tangent angle
 ** (from the point a third of the way) when asked */
 __attribute__((always_inline)) static inline void spine_add_curve(double p, const double q[8], double *out, int tangents)
 {
-    double x1 = q[0], y1 = q[1], cx1 = q[2], cy1 = q[3], cx2 = q[4], cy2 = q[5], x2 = q[6], y2 = q[7];
+    double x1 = q[0], y1 = q[1], cx1 = q[2], cy1 = q[3];
     if (p == 0 || isnan(p)) {
         out[0] = x1;
         out[1] = y1;
@@ -288,12 +298,17 @@ __attribute__((always_inline)) static inline void spine_add_curve(double p, cons
     }
     double tt = p * p, ttt = tt * p, u = 1 - p, uu = u * u, uuu = uu * u;
     double ut = u * p, ut3 = ut * 3, uut3 = u * ut3, utt3 = ut3 * p;
-    double x = x1 * uuu + cx1 * uut3 + cx2 * utt3 + x2 * ttt, y = y1 * uuu + cy1 * uut3 + cy2 * utt3 + y2 * ttt;
-    out[0] = x;
-    out[1] = y;
+    /* issue 17 (ik): x and y in the lanes of one vector (v2_at) */
+    ob_v2d P1 = v2_at(q), C1 = v2_at(q + 2), C2 = v2_at(q + 4), P2 = v2_at(q + 6);
+    ob_v2d xy = P1 * uuu + C1 * uut3 + C2 * utt3 + P2 * ttt;
+    out[0] = xy[0];
+    out[1] = xy[1];
     if (tangents) {
         if (p < 0.001) out[2] = ob_atan2(cy1 - y1, cx1 - x1);
-        else out[2] = ob_atan2(y - (y1 * uu + cy1 * ut * 2 + cy2 * tt), x - (x1 * uu + cx1 * ut * 2 + cx2 * tt));
+        else {
+            ob_v2d d = xy - (P1 * uu + C1 * ut * 2.0 + C2 * tt);
+            out[2] = ob_atan2(d[1], d[0]);
+        }
     }
 }
 
@@ -311,16 +326,6 @@ static int32_t spine_find(const double *lengths, int32_t n, double *p, int32_t c
         }
         return curve;
     }
-}
-
-/* issue 17 (ik): a point's x and y in the two lanes of one vector: each
-** lane does the scalar expression's operations in its order (IEEE, lane by
-** lane), so the bits are the scalar form's; squares summed lane 0 + lane 1 */
-static inline ob_v2d v2_at(const double *p) { return ob_v2_load(p); }
-static inline double v2_norm2(ob_v2d d)
-{
-    ob_v2d s = d * d;
-    return s[0] + s[1];
 }
 
 /* spine-core 4.2's forward differences of the cubic q over n equal steps
