@@ -447,7 +447,8 @@ static void spine_positions(ob_instance *inst, const ob_constraint_data *cd, con
     }
     if (cd->position_mode == OB_POS_PERCENT) position *= path_length;
     double multiplier = spine_multiplier(cd, path_length, spaces_count);
-    double segments[10], curve_length = 0, q[8] = {0};
+    double segments[10], curve_length = 0;
+    const double *q = world;  /* the curve's 8 values, in world (not moved below) */
     int32_t prev_curve = -1;
     for (int32_t i = 0, o = 0, curve = 0, segment = 0; i < spaces_count; i++, o += 3) {
         double space = spaces[i] * multiplier;
@@ -468,7 +469,7 @@ static void spine_positions(ob_instance *inst, const ob_constraint_data *cd, con
         curve = spine_find(curves, curve_count, &p, curve);
         if (curve != prev_curve) {  /* the curve's segment lengths, 10 forward-difference steps */
             prev_curve = curve;
-            memcpy(q, world + curve * 6, sizeof q);
+            q = world + curve * 6;
             curve_length = spine_steps(q, 10, 0.3, 0.03, 0.006, 0, segments);
             segment = 0;
         }
