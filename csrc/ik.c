@@ -153,8 +153,9 @@ static void ik_trig_two(ob_instance *inst, int32_t b0, int32_t b1)
 ** scale when stretching / compressing) aimed at the target, in its parent's
 ** space as its inherit mode sees it.  need: the applied pose is read later in
 ** the update cache (issue 17 (ik): else a trig-free world skips its angle) */
-static void ik1_spine(ob_instance *inst, int32_t b, double target_x, double target_y, int compress, int stretch,
-                      int uniform, double alpha, int need)
+__attribute__((always_inline)) static inline void ik1_spine(ob_instance *inst, int32_t b, double target_x,
+                                                            double target_y, int compress, int stretch, int uniform,
+                                                            double alpha, int need)
 {
     const ob_document *doc = inst->doc;
     int32_t pi = doc->bones[b].parent;
@@ -237,6 +238,13 @@ static void ik1_spine(ob_instance *inst, int32_t b, double target_x, double targ
     ob_bone_world_spine(inst, b);
 }
 
+/* issue 17 (ik): ik1_spine inlined in ob_apply_ik_spine; this copy for ik2_spine's rare case */
+static __attribute__((noinline)) void ik1_spine_call(ob_instance *inst, int32_t b, double target_x, double target_y,
+                                                     int stretch, double alpha)
+{
+    ik1_spine(inst, b, target_x, target_y, 0, stretch, 0, alpha, 1);
+}
+
 /* spine-core 4.2 IkConstraint.apply2: law of cosines in the parent's parent
 ** space on applied values (uniform IK parent scale), else the ellipse the
 ** child's tip traces under a non-uniform one; the child placed at (cx, 0)
@@ -256,14 +264,19 @@ static double ik_os(ob_instance *inst, int32_t c, double cy, double cx)
     return k[2];
 }
 
-static void ik2_spine(ob_instance *inst, int32_t con, int32_t parent, int32_t child, double target_x, double target_y,
-                      double bend_dir, int stretch, int uniform, double softness, double alpha, int need_p,
-                      int need_c)
+/* issue 17 (ik): inlined in its one caller (its many arguments stay in registers) */
+__attribute__((always_inline)) static inline void ik2_spine(ob_instance *inst, int32_t con, int32_t parent,
+                                                            int32_t child, double target_x, double target_y,
+                                                            double bend_dir, int stretch, int uniform,
+                                                            double softness, double alpha, int need_p, int need_c)
 {
     if (inst->inherit[parent] != OB_INHERIT_NORMAL || inst->inherit[child] != OB_INHERIT_NORMAL) return;
     const ob_document *doc = inst->doc;
-    const ob_pose pp = inst->applied[parent], cp = inst->applied[child];
-    double px = pp.x, py = pp.y, psx = pp.scale_x, psy = pp.scale_y, sx = psx, sy = psy, csx = cp.scale_x;
+    /* the two applied poses' values, read before anything is written (parent may be child) */
+    const ob_pose *ppp = &inst->applied[parent], *cpp = &inst->applied[child];
+    double px = ppp->x, py = ppp->y, psx = ppp->scale_x, psy = ppp->scale_y, sx = psx, sy = psy;
+    const double c_sx = cpp->scale_x, c_sy = cpp->scale_y, c_hx = cpp->shear_x, c_hy = cpp->shear_y, c_y = cpp->y;
+    double csx = c_sx;
     double os1, os2, s2;
     if (psx < 0) {
         psx = -psx;
@@ -284,14 +297,14 @@ static void ik2_spine(ob_instance *inst, int32_t con, int32_t parent, int32_t ch
         os2 = 0;
     }
     const ob_mat pw = inst->world[parent];
-    double cx = cp.x, cy, cwx, cwy, a = pw.a, b = pw.b, c = pw.c, d = pw.d;
+    double cx = cpp->x, cy, cwx, cwy, a = pw.a, b = pw.b, c = pw.c, d = pw.d;
     int u = fabs(psx - psy) <= 0.0001;
     if (!u || stretch) {
         cy = 0;
         cwx = a * cx + pw.x;
         cwy = c * cx + pw.y;
     } else {
-        cy = cp.y;
+        cy = c_y;
         cwx = a * cx + b * cy + pw.x;
         cwy = c * cx + d * cy + pw.y;
     }
@@ -306,8 +319,8 @@ static void ik2_spine(ob_instance *inst, int32_t con, int32_t parent, int32_t ch
     double dx = (x * d - y * b) * id - px, dy = (y * a - x * c) * id - py;
     double l1 = sqrt(dx * dx + dy * dy), l2 = doc->bones[child].length * csx, a1, a2;
     if (l1 < 0.0001) {
-        ik1_spine(inst, parent, target_x, target_y, 0, stretch, 0, alpha, 1);
-        ob_bone_world_with_spine(inst, child, (ob_pose){cx, cy, 0, cp.scale_x, cp.scale_y, cp.shear_x, cp.shear_y});
+        ik1_spine_call(inst, parent, target_x, target_y, stretch, alpha);
+        ob_bone_world_with_spine(inst, child, (ob_pose){cx, cy, 0, c_sx, c_sy, c_hx, c_hy});
         return;
     }
     x = target_x - PP.x;
@@ -424,19 +437,19 @@ static void ik2_spine(ob_instance *inst, int32_t con, int32_t parent, int32_t ch
     }
     double n1 = ay1 * ay1 + ax1 * ax1, nc = cy * cy + cx * cx;
     trig_free = trig_free && n1 > 1e-300 && n1 < 1e300 && nc > 1e-300 && nc < 1e300 &&
-                ob_same_bits(cp.shear_x, cp.shear_y) && (s2 == 1 || cp.shear_x == 0);
+                ob_same_bits(c_hx, c_hy) && (s2 == 1 || c_hx == 0);
     if (!trig_free || need_p || need_c) {  /* the applied poses: the worlds' input, or read later */
         if (later) {
             ob_atan2_2(sn_a2, ca2, ay1, ax1, &a2, &a1);
             a2 *= bend_dir;
         }
         double os = ik_os(inst, con, cy, cx) * s2;
-        double rotation = pp.rotation;
+        double rotation = ppp->rotation, c_rot = cpp->rotation;
         a1 = wrap180((a1 - os) * OB_RAD + os1 - rotation);
         inst->applied[parent] = (ob_pose){px, py, rotation + a1 * alpha, sx, sy, 0, 0};
-        rotation = cp.rotation;
-        a2 = wrap180(((a2 + os) * OB_RAD - cp.shear_x) * s2 + os2 - rotation);
-        inst->applied[child] = (ob_pose){cx, cy, rotation + a2 * alpha, cp.scale_x, cp.scale_y, cp.shear_x, cp.shear_y};
+        rotation = c_rot;
+        a2 = wrap180(((a2 + os) * OB_RAD - c_hx) * s2 + os2 - rotation);
+        inst->applied[child] = (ob_pose){cx, cy, rotation + a2 * alpha, c_sx, c_sy, c_hx, c_hy};
     }
     if (trig_free) {
         /* issue 17: at alpha 1 the localMatrix angles are, up to whole turns and
@@ -456,8 +469,7 @@ static void ik2_spine(ob_instance *inst, int32_t con, int32_t parent, int32_t ch
         inst->world[parent] = ob_mat_mul(PP, (ob_mat){cpa * sx, -spa * sy, spa * sx, cpa * sy, px, py});
         int32_t cq = inst->spine_parent[child];
         inst->world[child] = ob_mat_mul(cq >= 0 ? inst->world[cq] : inst->root,
-                                        (ob_mat){cca * cp.scale_x, -sca * cp.scale_y, sca * cp.scale_x,
-                                                 cca * cp.scale_y, cx, cy});
+                                        (ob_mat){cca * c_sx, -sca * c_sy, sca * c_sx, cca * c_sy, cx, cy});
         return;
     }
     ik_trig_two(inst, parent, child);  /* both bones' localMatrix trig in one call */
