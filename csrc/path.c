@@ -584,12 +584,10 @@ void ob_apply_path_spine(ob_instance *inst, int32_t c)
     for (int32_t i0 = 0, i1; i0 < n; i0 = i1) {
         i1 = i0 + run;
         int any_path_angle = 0, any_trig = 0;
+        /* issue 17 (ik): the atan2 inputs OY, OX (the bone's X axis) and TY, TX
+        ** (toward the next point) are filled only where a call reads them: the
+        ** path angles' before the bones move, the rest after (any_trig) */
         for (int32_t i = i0; i < i1; i++) {
-            const ob_mat *w = &inst->world[st->path_bones[i]];
-            OY[i] = w->c;
-            OX[i] = w->a;
-            TY[i] = 0;  /* (lanes not used: atan2(0, 1)) */
-            TX[i] = 1;
             if (!rotate) kind[i] = 3;
             else if (tangents || spaces[i + 1] == 0) {
                 kind[i] = 1;
@@ -599,6 +597,11 @@ void ob_apply_path_spine(ob_instance *inst, int32_t c)
         }
         for (int32_t j = i1; j < i1 + 3; j++) OY[j] = 0, OX[j] = 1, TY[j] = 0, TX[j] = 1, ANG[j] = 0;
         if (tip && any_path_angle) {
+            for (int32_t i = i0; i < i1; i++) {
+                const ob_mat *w = &inst->world[st->path_bones[i]];
+                OY[i] = w->c;
+                OX[i] = w->a;
+            }
             ob_atan2_pairs(OY + i0, OX + i0, OWN + i0, i1 - i0);
             for (int32_t i = i0; i < i1; i++) ANG[i] = kind[i] == 1 ? G[i] - OWN[i] : 0;
             ob_sincos_pairs(ANG + i0, S1 + i0, C1 + i0, i1 - i0);
@@ -615,8 +618,6 @@ void ob_apply_path_spine(ob_instance *inst, int32_t c)
                     double s = (sqrt(dx * dx + dy * dy) / length - 1) * mix_rotate + 1;
                     w->a *= s;
                     w->c *= s;
-                    OY[i] = w->c;
-                    OX[i] = w->a;
                 }
             }
             bone_x = x;
@@ -668,6 +669,12 @@ void ob_apply_path_spine(ob_instance *inst, int32_t c)
             bone_y += (length * (sn * a + cs * cc) - dy) * mix_rotate;
         }
         if (any_trig) {
+            for (int32_t i = i0; i < i1; i++) {  /* the X axes scaled, not yet turned; TY, TX set for kind 0 */
+                const ob_mat *w = &inst->world[st->path_bones[i]];
+                OY[i] = w->c;
+                OX[i] = w->a;
+                if (kind[i] == 1 || kind[i] == 3) TY[i] = 0, TX[i] = 1;  /* (lanes not used: atan2(0, 1)) */
+            }
             ob_atan2_pairs(TY + i0, TX + i0, TH + i0, i1 - i0);
             ob_atan2_pairs(OY + i0, OX + i0, OWN + i0, i1 - i0);
             for (int32_t i = i0; i < i1; i++) {
