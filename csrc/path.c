@@ -385,10 +385,14 @@ __attribute__((always_inline)) static inline int spine_where(double *p, double p
 {
     if (closed) {
         /* issue 17: fmod's exact result without the call where it is known:
-        ** p itself on (−L, L), p − L on [L, 2L) (exact: Sterbenz) */
+        ** p itself on (−L, L), p − L on [L, 2L) (exact: Sterbenz); on [2L, 4L)
+        ** p − 2L (exact: Sterbenz on 2L), less L when still ≥ L (exact) */
         double q = *p;
         if (q >= path_length && q < 2 * path_length) q -= path_length;
-        else if (!(q > -path_length && q < path_length)) q = fmod(q, path_length);
+        else if (q >= 2 * path_length && q < 4 * path_length) {
+            q -= 2 * path_length;
+            if (q >= path_length) q -= path_length;
+        } else if (!(q > -path_length && q < path_length)) q = fmod(q, path_length);
         if (q < 0) q += path_length;
         *p = q;
         return 0;
