@@ -155,10 +155,13 @@ void ob_constraint_apply(ob_instance *inst, int32_t c, double dt)
 ** cache (skeleton.c) */
 void ob_constraint_apply_spine(ob_instance *inst, int32_t c)
 {
-    const double *v = &inst->con_values[(size_t)c * OB_CV_COUNT];
     switch (inst->doc->constraints[c].kind) {  /* issue 17 (ik): idle IK (mix 0) and transforms: no call */
-    case OB_CON_IK: if (v[OB_CV_MIX] != 0) ob_apply_ik_spine(inst, c); break;
-    case OB_CON_TRANSFORM: if (!ob_transform_spine_idle(v)) ob_apply_transform_spine(inst, c); break;
+    case OB_CON_IK:
+        if (inst->con_values[(size_t)c * OB_CV_COUNT + OB_CV_MIX] != 0) ob_apply_ik_spine(inst, c);
+        break;
+    case OB_CON_TRANSFORM:
+        if (!ob_transform_spine_idle(&inst->con_values[(size_t)c * OB_CV_COUNT])) ob_apply_transform_spine(inst, c);
+        break;
     case OB_CON_PATH: ob_apply_path_spine(inst, c); break;
     case OB_CON_PHYSICS: ob_apply_physics_spine(inst, c); break;
     }
