@@ -189,7 +189,7 @@ __attribute__((always_inline)) static inline void ik1_spine(ob_instance *inst, i
             ob_atan2_2(pc, pa, ty, tx, &rp, &rt);
             rotation_ik += rp * OB_RAD;
         } else if (inherit == OB_INHERIT_NORMAL) {
-            later = 1;  /* (tx, ty) stay: the scale below moves them for the no-scale modes only */
+            later = 1;  /* rt from these (tx, ty), which stay: taken below only where needed */
         } else {
             rt = ob_atan2(ty, tx);
         }
