@@ -59,6 +59,10 @@ typedef struct ob_constraint_state {
     ob_path_point *path_points;  /* bones + 1 */
     int32_t *path_bones;         /* per listed bone (existing ones) */
     int32_t *path_bone_k;        /* the Spine pose model: each one's index in the constraint's list */
+    int32_t *path_list;          /* issue 17 (ik): per constraint from path_list_off[c], its existing
+                                 ** listed bones (path_list_n[c] of them), then at path_list_k the same
+                                 ** places their indices in its list (found at creation) */
+    int32_t *path_list_k, *path_list_off, *path_list_n;
     double *path_trig;           /* its batched trig: 12 arrays of bones + 4 */
     uint8_t *path_kind;          /* per bone: how its rotation angle is made (path.c) */
     uint8_t *path_unique;        /* per constraint: no bone listed twice (path.c's passes) */

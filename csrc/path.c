@@ -532,12 +532,10 @@ void ob_apply_path_spine(ob_instance *inst, int32_t c)
     if (mix_rotate == 0 && mix_x == 0 && mix_y == 0) return;
     if (att->vertex_count < (att->closed ? 3 : 6)) return;  /* no curve (spine-core would read past the end) */
     int tangents = cd->rotate_mode == OB_ROT_TANGENT, scale = cd->rotate_mode == OB_ROT_CHAIN_SCALE;
-    int32_t n = 0;
-    for (int32_t k = 0; k < cd->bone_count; k++)
-        if (cd->bones[k] >= 0) {
-            st->path_bone_k[n] = k;
-            st->path_bones[n++] = cd->bones[k];
-        }
+    /* the existing listed bones and their places in the list, found at creation (issue 17 (ik)) */
+    const int32_t *path_bones = st->path_list + st->path_list_off[c];
+    const int32_t *path_bone_k = st->path_list_k + st->path_list_off[c];
+    int32_t n = st->path_list_n[c];
     int32_t spaces_count = tangents ? n : n + 1;
     double *spaces = st->path_dist, *lengths = st->path_lengths, spacing = v[OB_CV_SPACING];
     /* spaces[i + 1] after bone i, from its world length setupLength·|X| (lengths, for chainScale):
@@ -548,8 +546,8 @@ void ob_apply_path_spine(ob_instance *inst, int32_t c)
     double sum = 0;
     spaces[0] = 0;
     for (int32_t i = 0; i < spaces_count - 1; i++) {
-        const ob_mat *w = &inst->world[st->path_bones[i]];
-        double setup_length = doc->bones[st->path_bones[i]].length;
+        const ob_mat *w = &inst->world[path_bones[i]];
+        double setup_length = doc->bones[path_bones[i]].length;
         double x = setup_length * w->a, y = setup_length * w->c, length = sqrt(x * x + y * y);
         if (cd->spacing_mode == OB_SPACE_PERCENT) {
             lengths[i] = length;
@@ -625,7 +623,7 @@ void ob_apply_path_spine(ob_instance *inst, int32_t c)
         for (int32_t j = i1; j < i1 + 3; j++) OY[j] = 0, OX[j] = 1, TY[j] = 0, TX[j] = 1, ANG[j] = 0;
         if (tip && any_path_angle) {
             for (int32_t i = i0; i < i1; i++) {
-                const ob_mat *w = &inst->world[st->path_bones[i]];
+                const ob_mat *w = &inst->world[path_bones[i]];
                 OY[i] = w->c;
                 OX[i] = w->a;
             }
@@ -634,7 +632,7 @@ void ob_apply_path_spine(ob_instance *inst, int32_t c)
             ob_sincos_pairs(ANG + i0, S1 + i0, C1 + i0, i1 - i0);
         }
         for (int32_t i = i0, p = 3 + 3 * i0; i < i1; i++, p += 3) {
-            int32_t b = st->path_bones[i];
+            int32_t b = path_bones[i];
             ob_mat *w = &inst->world[b];
             w->x += (bone_x - w->x) * mix_x;
             w->y += (bone_y - w->y) * mix_y;
@@ -697,7 +695,7 @@ void ob_apply_path_spine(ob_instance *inst, int32_t c)
         }
         if (any_trig) {
             for (int32_t i = i0; i < i1; i++) {  /* the X axes scaled, not yet turned; TY, TX set for kind 0 */
-                const ob_mat *w = &inst->world[st->path_bones[i]];
+                const ob_mat *w = &inst->world[path_bones[i]];
                 OY[i] = w->c;
                 OX[i] = w->a;
                 if (kind[i] == 1 || kind[i] == 3) TY[i] = 0, TX[i] = 1;  /* (lanes not used: atan2(0, 1)) */
@@ -718,7 +716,7 @@ void ob_apply_path_spine(ob_instance *inst, int32_t c)
             ob_sincos_pairs(ANG + i0, S2 + i0, C2 + i0, i1 - i0);
         }
         for (int32_t i = i0; i < i1; i++) {
-            int32_t b = st->path_bones[i];
+            int32_t b = path_bones[i];
             if (kind[i] != 3) {  /* ob_mat_rotate with this sin/cos */
                 ob_mat *w = &inst->world[b];
                 double a = w->a, bb = w->b, cc = w->c, d = w->d;
@@ -728,7 +726,7 @@ void ob_apply_path_spine(ob_instance *inst, int32_t c)
                 w->c = sn * a + cs * cc;
                 w->d = sn * bb + cs * d;
             }
-            ob_spine_applied_after(inst, c, st->path_bone_k[i], b);
+            ob_spine_applied_after(inst, c, path_bone_k[i], b);
         }
     }
 }
