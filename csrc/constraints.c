@@ -57,15 +57,46 @@ int ob_constraints_create(ob_instance *inst)
     s->physics_with = malloc(ncons * sizeof *s->physics_with);
     s->physics_prev = malloc(ncons * sizeof *s->physics_prev);
     s->ik_os = calloc(4 * ncons, sizeof *s->ik_os);  /* none set */
+    s->ik_bones = calloc(5 * ncons, sizeof *s->ik_bones);
+    size_t nlisted = 1;
+    for (int32_t c = 0; c < doc->constraint_count; c++)
+        nlisted += doc->constraints[c].bone_count > 0 ? (size_t)doc->constraints[c].bone_count : 0;
+    s->path_list = calloc(nlisted, sizeof *s->path_list);
+    s->path_list_k = calloc(nlisted, sizeof *s->path_list_k);
+    s->path_list_off = calloc(ncons, sizeof *s->path_list_off);
+    s->path_list_n = calloc(ncons, sizeof *s->path_list_n);
     s->physics_const = calloc(ncons, sizeof *s->physics_const);
     if (!s->applied_off || !s->applied_need || !s->applied_read || !s->path_unique ||
-        !s->transform_offset || !s->physics_with || !s->physics_prev || !s->ik_os || !s->physics_const)
+        !s->transform_offset || !s->physics_with || !s->physics_prev || !s->ik_os || !s->physics_const ||
+        !s->ik_bones || !s->path_list || !s->path_list_k || !s->path_list_off || !s->path_list_n)
         return -1;
+    for (int32_t c = 0, off = 0; c < doc->constraint_count; c++) {  /* issue 17 (ik): ob_apply_path_spine's bones */
+        const ob_constraint_data *cd = &doc->constraints[c];
+        s->path_list_off[c] = off;
+        for (int32_t k = 0; k < cd->bone_count; k++)
+            if (cd->bones[k] >= 0) {
+                s->path_list[off + s->path_list_n[c]] = cd->bones[k];
+                s->path_list_k[off + s->path_list_n[c]++] = k;
+            }
+        off += cd->bone_count > 0 ? cd->bone_count : 0;
+    }
     for (size_t c = 0; c < ncons; c++) s->physics_with[c] = -1, s->physics_prev[c] = -1;
     for (int32_t c = 0; c < doc->constraint_count; c++) {  /* the angles spine_world turns by (transform.c) */
         double *o = s->transform_offset + 4 * (size_t)c, r = doc->constraints[c].offset_rotation;
         ob_sincos(r * OB_DEG, &o[0], &o[1]);
         ob_sincos(r * -OB_DEG, &o[2], &o[3]);
+    }
+    for (int32_t c = 0; c < doc->constraint_count; c++) {  /* issue 17 (ik): ob_apply_ik_spine's bones */
+        const ob_constraint_data *cd = &doc->constraints[c];
+        int32_t *ib = s->ik_bones + 5 * (size_t)c;
+        ib[0] = ib[1] = -1;
+        for (int32_t k = 0; k < cd->bone_count; k++)
+            if (cd->bones[k] >= 0) {
+                if (ib[0] < 0) ib[0] = cd->bones[k], ib[2] = k;
+                ib[1] = cd->bones[k];
+                ib[3] = k;
+                ib[4]++;
+            }
     }
     for (int32_t c = 0; c < doc->constraint_count; c++) {  /* physics.c's per-document values */
         const ob_constraint_data *cd = &doc->constraints[c];
@@ -120,6 +151,7 @@ void ob_constraints_free(ob_instance *inst)
     free(s->saved_pose); free(s->saved_inherit); free(s->keyed_inherit);
     free(s->applied_off); free(s->applied_need); free(s->applied_read); free(s->path_unique);
     free(s->transform_offset); free(s->physics_with); free(s->physics_prev); free(s->ik_os); free(s->physics_const);
+    free(s->ik_bones); free(s->path_list); free(s->path_list_k); free(s->path_list_off); free(s->path_list_n);
     free(s);
     inst->cons = NULL;
 }
@@ -140,9 +172,13 @@ void ob_constraint_apply(ob_instance *inst, int32_t c, double dt)
 ** cache (skeleton.c) */
 void ob_constraint_apply_spine(ob_instance *inst, int32_t c)
 {
-    switch (inst->doc->constraints[c].kind) {
-    case OB_CON_IK: ob_apply_ik_spine(inst, c); break;
-    case OB_CON_TRANSFORM: ob_apply_transform_spine(inst, c); break;
+    switch (inst->doc->constraints[c].kind) {  /* issue 17 (ik): idle IK (mix 0) and transforms: no call */
+    case OB_CON_IK:
+        if (inst->con_values[(size_t)c * OB_CV_COUNT + OB_CV_MIX] != 0) ob_apply_ik_spine(inst, c);
+        break;
+    case OB_CON_TRANSFORM:
+        if (!ob_transform_spine_idle(&inst->con_values[(size_t)c * OB_CV_COUNT])) ob_apply_transform_spine(inst, c);
+        break;
     case OB_CON_PATH: ob_apply_path_spine(inst, c); break;
     case OB_CON_PHYSICS: ob_apply_physics_spine(inst, c); break;
     }
@@ -196,7 +232,10 @@ static void spine_applied_analyse(ob_instance *inst)
                     if (cd->bones[j] >= 0) need[j] |= s->applied_read[cd->bones[j]];
             }
             break;
-        case OB_CON_IK:  /* reads its bones' applied poses (every listed one: a superset) */
+        case OB_CON_IK:  /* reads its bones' applied poses (every listed one: a superset), then
+                          ** writes them (issue 17 (ik): a world made without the pose skips it) */
+            for (int32_t j = 0; j < cd->bone_count; j++)
+                if (cd->bones[j] >= 0) need[j] |= s->applied_read[cd->bones[j]];
             for (int32_t j = 0; j < cd->bone_count; j++)
                 if (cd->bones[j] >= 0) s->applied_read[cd->bones[j]] = 1;
             break;

@@ -59,6 +59,10 @@ typedef struct ob_constraint_state {
     ob_path_point *path_points;  /* bones + 1 */
     int32_t *path_bones;         /* per listed bone (existing ones) */
     int32_t *path_bone_k;        /* the Spine pose model: each one's index in the constraint's list */
+    int32_t *path_list;          /* issue 17 (ik): per constraint from path_list_off[c], its existing
+                                 ** listed bones (path_list_n[c] of them), then at path_list_k the same
+                                 ** places their indices in its list (found at creation) */
+    int32_t *path_list_k, *path_list_off, *path_list_n;
     double *path_trig;           /* its batched trig: 12 arrays of bones + 4 */
     uint8_t *path_kind;          /* per bone: how its rotation angle is made (path.c) */
     uint8_t *path_unique;        /* per constraint: no bone listed twice (path.c's passes) */
@@ -67,6 +71,8 @@ typedef struct ob_constraint_state {
     int32_t *physics_prev;       /* per constraint: its group's member before it, −1 none */
     ob_physics_const *physics_const; /* per constraint (physics ones filled) */
     double *ik_os;               /* per constraint: the Spine model's two-bone IK child angle, keyed (ik.c) */
+    int32_t *ik_bones;           /* issue 17 (ik): per constraint, 5: its first and last existing listed
+                                 ** bone, their places in its list and the count of existing ones */
     double *spine_positions;     /* the Spine pose model's path: 3 per bone + 5 */
     /* §7.5 scratch: saved local pose and inherit per bone, setup values */
     ob_pose *saved_pose;
@@ -115,6 +121,16 @@ static inline ob_mat ob_parent_world(const ob_instance *inst, int32_t bone)
 void ob_apply_ik_spine(ob_instance *inst, int32_t c);           /* ik.c */
 void ob_apply_transform_spine(ob_instance *inst, int32_t c);    /* transform.c */
 void ob_apply_path_spine(ob_instance *inst, int32_t c);         /* path.c */
+/* issue 17 (ik): a Spine-model transform constraint with values v that does
+** nothing for its mixes alone: every channel's value ±0 and the mix not
+** infinite (0·inf would be NaN), so each product ob_apply_transform_spine
+** makes is ±0; decided on the bits (the dispatch skips the call) */
+static inline int ob_transform_spine_idle(const double *v)
+{
+    uint64_t z = ob_bits(v[OB_CV_MIX_ROTATE]) | ob_bits(v[OB_CV_MIX_TRANSLATE]) | ob_bits(v[OB_CV_MIX_Y]) |
+                 ob_bits(v[OB_CV_MIX_SCALE]) | ob_bits(v[OB_CV_MIX_SCALE_Y]) | ob_bits(v[OB_CV_MIX_SHEAR]);
+    return (z << 1) == 0 && !isinf(v[OB_CV_MIX]);
+}
 void ob_apply_physics_spine(ob_instance *inst, int32_t c);      /* physics.c */
 /* physics.c: spine-core 4.2 PhysicsConstraint.reset of constraint c; the
 ** reset keys of animation anim crossed from track time prev to next */
@@ -133,6 +149,15 @@ static inline void ob_spine_applied_after(ob_instance *inst, int32_t c, int32_t 
 {
     const ob_constraint_state *s = inst->cons;
     if (s->applied_need[s->applied_off[c] + k]) ob_bone_applied_spine(inst, b);
+}
+
+/* issue 17 (ik): whether the applied pose constraint c writes for its k-th
+** listed bone is read later in the update cache (ob_constraints_spine_frame;
+** IK: a world it can make without that pose skips it) */
+static inline int ob_spine_applied_needed(const ob_instance *inst, int32_t c, int32_t k)
+{
+    const ob_constraint_state *s = inst->cons;
+    return s->applied_need[s->applied_off[c] + k];
 }
 
 /* trig.c: ob_trig_set of two bones at once (the same bits) */

@@ -151,9 +151,11 @@ static void ik_trig_two(ob_instance *inst, int32_t b0, int32_t b1)
 
 /* spine-core 4.2 IkConstraint.apply1: the bone's applied rotation (and X
 ** scale when stretching / compressing) aimed at the target, in its parent's
-** space as its inherit mode sees it */
-static void ik1_spine(ob_instance *inst, int32_t b, double target_x, double target_y, int compress, int stretch,
-                      int uniform, double alpha)
+** space as its inherit mode sees it.  need: the applied pose is read later in
+** the update cache (issue 17 (ik): else a trig-free world skips its angle) */
+__attribute__((always_inline)) static inline void ik1_spine(ob_instance *inst, int32_t b, double target_x,
+                                                            double target_y, int compress, int stretch, int uniform,
+                                                            double alpha, int need)
 {
     const ob_document *doc = inst->doc;
     int32_t pi = doc->bones[b].parent;
@@ -161,8 +163,8 @@ static void ik1_spine(ob_instance *inst, int32_t b, double target_x, double targ
     double pa = P.a, pb = P.b, pc = P.c, pd = P.d;
     const ob_pose ap = inst->applied[b];
     const ob_mat w = inst->world[b];
-    double rotation_ik = -ap.shear_x - ap.rotation, tx, ty, rt;
-    int inherit = inst->inherit[b];
+    double rotation_ik = -ap.shear_x - ap.rotation, tx, ty, rt = 0;
+    int inherit = inst->inherit[b], later = 0;  /* later: rt = atan2(ty, tx), taken when needed */
     if (inherit == OB_INHERIT_ONLY_TRANSLATION) {
         tx = target_x - w.x;  /* · signum(skeleton scale) = 1 */
         ty = target_y - w.y;
@@ -186,22 +188,22 @@ static void ik1_spine(ob_instance *inst, int32_t b, double target_x, double targ
             double rp;
             ob_atan2_2(pc, pa, ty, tx, &rp, &rt);
             rotation_ik += rp * OB_RAD;
+        } else if (inherit == OB_INHERIT_NORMAL) {
+            later = 1;  /* rt from these (tx, ty), which stay: taken below only where needed */
         } else {
             rt = ob_atan2(ty, tx);
         }
     }
-    rotation_ik += rt * OB_RAD;
-    if (ap.scale_x < 0) rotation_ik += 180;
-    rotation_ik = wrap180(rotation_ik);
     double sx = ap.scale_x, sy = ap.scale_y;
     if (compress || stretch) {
+        double ux = tx, uy = ty;  /* the angle's (tx, ty) stay (rt is taken: the no-scale modes) */
         if (inherit == OB_INHERIT_NO_SCALE || inherit == OB_INHERIT_NO_SCALE_OR_REFLECTION) {
-            tx = target_x - w.x;
-            ty = target_y - w.y;
+            ux = target_x - w.x;
+            uy = target_y - w.y;
         }
         double bl = doc->bones[b].length * sx;
         if (bl > 0.0001) {
-            double dd = tx * tx + ty * ty;
+            double dd = ux * ux + uy * uy;
             if ((compress && dd < bl * bl) || (stretch && dd > bl * bl)) {
                 double s = (sqrt(dd) / bl - 1) * alpha + 1;
                 sx *= s;
@@ -209,23 +211,38 @@ static void ik1_spine(ob_instance *inst, int32_t b, double target_x, double targ
             }
         }
     }
-    const ob_pose np = {ap.x, ap.y, ap.rotation + rotation_ik * alpha, sx, sy, ap.shear_x, ap.shear_y};
     double h2 = tx * tx + ty * ty;
-    if (alpha == 1 && inherit == OB_INHERIT_NORMAL && pi >= 0 && ob_same_bits(ap.shear_x, ap.shear_y) &&
-        h2 > 1e-300 && h2 < 1e300) {
+    int trig_free = alpha == 1 && inherit == OB_INHERIT_NORMAL && pi >= 0 && ob_same_bits(ap.shear_x, ap.shear_y) &&
+                    h2 > 1e-300 && h2 < 1e300;
+    if (!trig_free || need) {
+        if (later) rt = ob_atan2(ty, tx);
+        rotation_ik += rt * OB_RAD;
+        if (ap.scale_x < 0) rotation_ik += 180;
+        rotation_ik = wrap180(rotation_ik);
+        inst->applied[b] = (ob_pose){ap.x, ap.y, ap.rotation + rotation_ik * alpha, sx, sy, ap.shear_x, ap.shear_y};
+    }
+    if (trig_free) {
         /* issue 17: at alpha 1 the new localMatrix angle θx = (rotation + shearX)·π/180
         ** is atan2(ty, tx) (+ π for a negative X scale) up to whole turns and
         ** rounding, and θy = θx (equal shears): its cos and sin are (tx, ty)/|t|
         ** (negated) without trig, to a few ulp.  The world as ob_bone_world_spine
         ** makes it for a normal bone; the trig entry keyed by the old angles
-        ** stays for whoever needs the kernel's. */
+        ** stays for whoever needs the kernel's.  The applied pose is set only
+        ** when a later entry reads it (issue 17 (ik)): it is internal, and the
+        ** next frame resets it from the local pose */
         double h = sqrt(h2), cs = tx / h, sn = ty / h;
         if (ap.scale_x < 0) cs = -cs, sn = -sn;
-        inst->applied[b] = np;
         inst->world[b] = ob_mat_mul(P, (ob_mat){cs * sx, -sn * sy, sn * sx, cs * sy, ap.x, ap.y});
         return;
     }
-    ob_bone_world_with_spine(inst, b, np);
+    ob_bone_world_spine(inst, b);
+}
+
+/* issue 17 (ik): ik1_spine inlined in ob_apply_ik_spine; this copy for ik2_spine's rare case */
+static __attribute__((noinline)) void ik1_spine_call(ob_instance *inst, int32_t b, double target_x, double target_y,
+                                                     int stretch, double alpha)
+{
+    ik1_spine(inst, b, target_x, target_y, 0, stretch, 0, alpha, 1);
 }
 
 /* spine-core 4.2 IkConstraint.apply2: law of cosines in the parent's parent
@@ -247,13 +264,19 @@ static double ik_os(ob_instance *inst, int32_t c, double cy, double cx)
     return k[2];
 }
 
-static void ik2_spine(ob_instance *inst, int32_t con, int32_t parent, int32_t child, double target_x, double target_y,
-                      double bend_dir, int stretch, int uniform, double softness, double alpha)
+/* issue 17 (ik): inlined in its one caller (its many arguments stay in registers) */
+__attribute__((always_inline)) static inline void ik2_spine(ob_instance *inst, int32_t con, int32_t parent,
+                                                            int32_t child, double target_x, double target_y,
+                                                            double bend_dir, int stretch, int uniform,
+                                                            double softness, double alpha, int need_p, int need_c)
 {
     if (inst->inherit[parent] != OB_INHERIT_NORMAL || inst->inherit[child] != OB_INHERIT_NORMAL) return;
     const ob_document *doc = inst->doc;
-    const ob_pose pp = inst->applied[parent], cp = inst->applied[child];
-    double px = pp.x, py = pp.y, psx = pp.scale_x, psy = pp.scale_y, sx = psx, sy = psy, csx = cp.scale_x;
+    /* the two applied poses' values, read before anything is written (parent may be child) */
+    const ob_pose *ppp = &inst->applied[parent], *cpp = &inst->applied[child];
+    double px = ppp->x, py = ppp->y, psx = ppp->scale_x, psy = ppp->scale_y, sx = psx, sy = psy;
+    const double c_sx = cpp->scale_x, c_sy = cpp->scale_y, c_hx = cpp->shear_x, c_hy = cpp->shear_y, c_y = cpp->y;
+    double csx = c_sx;
     double os1, os2, s2;
     if (psx < 0) {
         psx = -psx;
@@ -274,14 +297,14 @@ static void ik2_spine(ob_instance *inst, int32_t con, int32_t parent, int32_t ch
         os2 = 0;
     }
     const ob_mat pw = inst->world[parent];
-    double cx = cp.x, cy, cwx, cwy, a = pw.a, b = pw.b, c = pw.c, d = pw.d;
+    double cx = cpp->x, cy, cwx, cwy, a = pw.a, b = pw.b, c = pw.c, d = pw.d;
     int u = fabs(psx - psy) <= 0.0001;
     if (!u || stretch) {
         cy = 0;
         cwx = a * cx + pw.x;
         cwy = c * cx + pw.y;
     } else {
-        cy = cp.y;
+        cy = c_y;
         cwx = a * cx + b * cy + pw.x;
         cwy = c * cx + d * cy + pw.y;
     }
@@ -296,8 +319,8 @@ static void ik2_spine(ob_instance *inst, int32_t con, int32_t parent, int32_t ch
     double dx = (x * d - y * b) * id - px, dy = (y * a - x * c) * id - py;
     double l1 = sqrt(dx * dx + dy * dy), l2 = doc->bones[child].length * csx, a1, a2;
     if (l1 < 0.0001) {
-        ik1_spine(inst, parent, target_x, target_y, 0, stretch, 0, alpha);
-        ob_bone_world_with_spine(inst, child, (ob_pose){cx, cy, 0, cp.scale_x, cp.scale_y, cp.shear_x, cp.shear_y});
+        ik1_spine_call(inst, parent, target_x, target_y, stretch, alpha);
+        ob_bone_world_with_spine(inst, child, (ob_pose){cx, cy, 0, c_sx, c_sy, c_hx, c_hy});
         return;
     }
     x = target_x - PP.x;
@@ -316,8 +339,8 @@ static void ik2_spine(ob_instance *inst, int32_t con, int32_t parent, int32_t ch
         }
     }
     /* the angles' cos/sin for the trig-free worlds below: a1 = atan2(ay1, ax1), a2 from its cos, sin */
-    double ay1 = 0, ax1 = 1, ca2 = 1, sa2 = 0;
-    int trig_free = 0;
+    double ay1 = 0, ax1 = 1, ca2 = 1, sa2 = 0, sn_a2 = 0;
+    int trig_free = 0, later = 0;  /* later: a2, a1 from the pair call below, taken when needed */
     if (u) {
         int have_a1 = 0;
         l2 *= psx;
@@ -338,14 +361,16 @@ static void ik2_spine(ob_instance *inst, int32_t con, int32_t parent, int32_t ch
         } else {
             /* issue 17: acos(cs) = atan2(sin, cs) with sin = √((1 − cs)(1 + cs)),
             ** which is also sin(acos cs) (obtrig_inv.h's form): no acos and no
-            ** sin, and a1's atan2 (which needs only that sin) in the same call */
+            ** sin, and a1's atan2 (which needs only that sin) in the same call,
+            ** made below when the applied poses are needed */
             double sn = sqrt((1 - cs) * (1 + cs));
             b = l2 * (sn * bend_dir);
             a = l1 + l2 * cs;
             ay1 = ty * a - tx * b;
             ax1 = tx * a + ty * b;
-            ob_atan2_2(sn, cs, ay1, ax1, &a2, &a1);
-            a2 *= bend_dir;
+            a1 = a2 = 0;
+            later = 1;
+            sn_a2 = sn;
             ca2 = cs;
             sa2 = sn * bend_dir;
             have_a1 = 1;
@@ -410,22 +435,31 @@ static void ik2_spine(ob_instance *inst, int32_t con, int32_t parent, int32_t ch
             }
         }
     }
-    double os = ik_os(inst, con, cy, cx) * s2;
-    double rotation = pp.rotation;
-    a1 = wrap180((a1 - os) * OB_RAD + os1 - rotation);
-    inst->applied[parent] = (ob_pose){px, py, rotation + a1 * alpha, sx, sy, 0, 0};
-    rotation = cp.rotation;
-    a2 = wrap180(((a2 + os) * OB_RAD - cp.shear_x) * s2 + os2 - rotation);
-    inst->applied[child] = (ob_pose){cx, cy, rotation + a2 * alpha, cp.scale_x, cp.scale_y, cp.shear_x, cp.shear_y};
     double n1 = ay1 * ay1 + ax1 * ax1, nc = cy * cy + cx * cx;
-    if (trig_free && n1 > 1e-300 && n1 < 1e300 && nc > 1e-300 && nc < 1e300 &&
-        ob_same_bits(cp.shear_x, cp.shear_y) && (s2 == 1 || cp.shear_x == 0)) {
+    trig_free = trig_free && n1 > 1e-300 && n1 < 1e300 && nc > 1e-300 && nc < 1e300 &&
+                ob_same_bits(c_hx, c_hy) && (s2 == 1 || c_hx == 0);
+    if (!trig_free || need_p || need_c) {  /* the applied poses: the worlds' input, or read later */
+        if (later) {
+            ob_atan2_2(sn_a2, ca2, ay1, ax1, &a2, &a1);
+            a2 *= bend_dir;
+        }
+        double os = ik_os(inst, con, cy, cx) * s2;
+        double rotation = ppp->rotation, c_rot = cpp->rotation;
+        a1 = wrap180((a1 - os) * OB_RAD + os1 - rotation);
+        inst->applied[parent] = (ob_pose){px, py, rotation + a1 * alpha, sx, sy, 0, 0};
+        rotation = c_rot;
+        a2 = wrap180(((a2 + os) * OB_RAD - c_hx) * s2 + os2 - rotation);
+        inst->applied[child] = (ob_pose){cx, cy, rotation + a2 * alpha, c_sx, c_sy, c_hx, c_hy};
+    }
+    if (trig_free) {
         /* issue 17: at alpha 1 the localMatrix angles are, up to whole turns and
         ** rounding, a1 − os (+ π) for the parent (no shear) and s2·(a2 + os)
         ** (+ π) for the child (equal shears, cancelled when s2 = 1 or 0): their
         ** cos/sin by the angle-sum identities from the unit vectors of a1's and
         ** os's atan2 and a2's cos/sin, without trig, to a few ulp; the worlds as
-        ** ob_bone_world_spine makes them for normal bones */
+        ** ob_bone_world_spine makes them for normal bones.  The applied poses
+        ** only when a later entry reads one (issue 17 (ik): internal, reset
+        ** from the local pose next frame): no atan2 otherwise */
         double q1 = sqrt(n1), qc = sqrt(nc), c1 = ax1 / q1, s1 = ay1 / q1, co = cx / qc, so = s2 * (cy / qc);
         double cpa = c1 * co + s1 * so, spa = s1 * co - c1 * so;  /* a1 − os */
         if (os1 != 0) cpa = -cpa, spa = -spa;
@@ -435,8 +469,7 @@ static void ik2_spine(ob_instance *inst, int32_t con, int32_t parent, int32_t ch
         inst->world[parent] = ob_mat_mul(PP, (ob_mat){cpa * sx, -spa * sy, spa * sx, cpa * sy, px, py});
         int32_t cq = inst->spine_parent[child];
         inst->world[child] = ob_mat_mul(cq >= 0 ? inst->world[cq] : inst->root,
-                                        (ob_mat){cca * cp.scale_x, -sca * cp.scale_y, sca * cp.scale_x,
-                                                 cca * cp.scale_y, cx, cy});
+                                        (ob_mat){cca * c_sx, -sca * c_sy, sca * c_sx, cca * c_sy, cx, cy});
         return;
     }
     ik_trig_two(inst, parent, child);  /* both bones' localMatrix trig in one call */
@@ -445,24 +478,20 @@ static void ik2_spine(ob_instance *inst, int32_t con, int32_t parent, int32_t ch
 }
 
 /* spine-core 4.2 IkConstraint.update: nothing when mix is 0 (a negative mix
-** applies); one bone or two (the first and last listed), else nothing */
+** applies); one bone or two (the first and last listed), else nothing (the
+** bones found at creation: cons->ik_bones) */
 void ob_apply_ik_spine(ob_instance *inst, int32_t c)
 {
-    const ob_constraint_data *cd = &inst->doc->constraints[c];
     const double *v = &inst->con_values[(size_t)c * OB_CV_COUNT];
     double mix = v[OB_CV_MIX];
+    const ob_constraint_data *cd = &inst->doc->constraints[c];
     if (mix == 0 || cd->target < 0) return;
-    int32_t first = -1, last = -1, n = 0;
-    for (int32_t k = 0; k < cd->bone_count; k++)
-        if (cd->bones[k] >= 0) {
-            if (first < 0) first = cd->bones[k];
-            last = cd->bones[k];
-            n++;
-        }
-    const ob_mat t = inst->world[cd->target];
-    if (n == 1)
-        ik1_spine(inst, first, t.x, t.y, v[OB_CV_COMPRESS] != 0, v[OB_CV_STRETCH] != 0, cd->uniform, mix);
-    else if (n == 2)
-        ik2_spine(inst, c, first, last, t.x, t.y, v[OB_CV_BEND] > 0 ? 1 : -1, v[OB_CV_STRETCH] != 0, cd->uniform,
-                  v[OB_CV_SOFTNESS], mix);
+    const int32_t *ib = inst->cons->ik_bones + 5 * (size_t)c;  /* first, last, their places, count */
+    const ob_mat *t = &inst->world[cd->target];
+    if (ib[4] == 1)
+        ik1_spine(inst, ib[0], t->x, t->y, v[OB_CV_COMPRESS] != 0, v[OB_CV_STRETCH] != 0, cd->uniform, mix,
+                  ob_spine_applied_needed(inst, c, ib[2]));
+    else if (ib[4] == 2)
+        ik2_spine(inst, c, ib[0], ib[1], t->x, t->y, v[OB_CV_BEND] > 0 ? 1 : -1, v[OB_CV_STRETCH] != 0, cd->uniform,
+                  v[OB_CV_SOFTNESS], mix, ob_spine_applied_needed(inst, c, ib[2]), ob_spine_applied_needed(inst, c, ib[3]));
 }

@@ -4,6 +4,9 @@
 ** spine-runtimes 4.2, spine-ts/spine-core/src/PathConstraint.ts update and
 ** computeWorldPositions; our own code). */
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "attachment_vertices.h"
 #include "constraints.h"
@@ -275,11 +278,21 @@ static void spine_add_after(double p, const double *t, double *out)
     out[2] = r;
 }
 
+/* issue 17 (ik): a point's x and y in the two lanes of one vector: each
+** lane does the scalar expression's operations in its order (IEEE, lane by
+** lane), so the bits are the scalar form's; squares summed lane 0 + lane 1 */
+static inline ob_v2d v2_at(const double *p) { return ob_v2_load(p); }
+static inline double v2_norm2(ob_v2d d)
+{
+    ob_v2d s = d * d;
+    return s[0] + s[1];
+}
+
 /* spine-core 4.2 addCurvePosition: the cubic at p, and its tangent angle
 ** (from the point a third of the way) when asked */
 __attribute__((always_inline)) static inline void spine_add_curve(double p, const double q[8], double *out, int tangents)
 {
-    double x1 = q[0], y1 = q[1], cx1 = q[2], cy1 = q[3], cx2 = q[4], cy2 = q[5], x2 = q[6], y2 = q[7];
+    double x1 = q[0], y1 = q[1], cx1 = q[2], cy1 = q[3];
     if (p == 0 || isnan(p)) {
         out[0] = x1;
         out[1] = y1;
@@ -288,12 +301,17 @@ __attribute__((always_inline)) static inline void spine_add_curve(double p, cons
     }
     double tt = p * p, ttt = tt * p, u = 1 - p, uu = u * u, uuu = uu * u;
     double ut = u * p, ut3 = ut * 3, uut3 = u * ut3, utt3 = ut3 * p;
-    double x = x1 * uuu + cx1 * uut3 + cx2 * utt3 + x2 * ttt, y = y1 * uuu + cy1 * uut3 + cy2 * utt3 + y2 * ttt;
-    out[0] = x;
-    out[1] = y;
+    /* issue 17 (ik): x and y in the lanes of one vector (v2_at) */
+    ob_v2d P1 = v2_at(q), C1 = v2_at(q + 2), C2 = v2_at(q + 4), P2 = v2_at(q + 6);
+    ob_v2d xy = P1 * uuu + C1 * uut3 + C2 * utt3 + P2 * ttt;
+    out[0] = xy[0];
+    out[1] = xy[1];
     if (tangents) {
         if (p < 0.001) out[2] = ob_atan2(cy1 - y1, cx1 - x1);
-        else out[2] = ob_atan2(y - (y1 * uu + cy1 * ut * 2 + cy2 * tt), x - (x1 * uu + cx1 * ut * 2 + cx2 * tt));
+        else {
+            ob_v2d d = xy - (P1 * uu + C1 * ut * 2.0 + C2 * tt);
+            out[2] = ob_atan2(d[1], d[0]);
+        }
     }
 }
 
@@ -313,34 +331,51 @@ static int32_t spine_find(const double *lengths, int32_t n, double *p, int32_t c
     }
 }
 
+/* two square roots in one instruction where the target has one (both are
+** IEEE's correctly rounded sqrt, so the bits are the scalar calls') */
+static inline ob_v2d v2_sqrt(ob_v2d v)
+{
+#if defined(__SSE2__)
+    return (ob_v2d)_mm_sqrt_pd((__m128d)v);
+#else
+    return (ob_v2d){sqrt(v[0]), sqrt(v[1])};
+#endif
+}
+
 /* spine-core 4.2's forward differences of the cubic q over n equal steps
-** (k1, k2, k3 = 3/n, 3/n², 6/n³ as spine-core writes them): the chord
-** lengths summed on from start, each partial sum into ends[0..n−1] */
+** (k1, k2, k3 = 3/n, 3/n², 6/n³ as spine-core writes them; n even, ≤ 10):
+** the chord lengths summed on from start, each partial sum into
+** ends[0..n−1].  issue 17 (ik): the steps' (dfx, dfy) with x and y in the
+** lanes of one vector, then the chords two steps at a time (dfx² + dfy² of
+** both in the lanes, one sqrt instruction), summed in spine-core's order */
 __attribute__((always_inline)) static inline double spine_steps(const double q[8], int n, double k1, double k2, double k3, double start, double *ends)
 {
-    double x1 = q[0], y1 = q[1], cx1 = q[2], cy1 = q[3], cx2 = q[4], cy2 = q[5], x2 = q[6], y2 = q[7];
-    double tmpx = (x1 - cx1 * 2 + cx2) * k2, tmpy = (y1 - cy1 * 2 + cy2) * k2;
-    double dddfx = ((cx1 - cx2) * 3 - x1 + x2) * k3, dddfy = ((cy1 - cy2) * 3 - y1 + y2) * k3;
-    double ddfx = tmpx * 2 + dddfx, ddfy = tmpy * 2 + dddfy;
-    double dfx = (cx1 - x1) * k1 + tmpx + dddfx * 0.16666667, dfy = (cy1 - y1) * k1 + tmpy + dddfy * 0.16666667;
-    double len = start + sqrt(dfx * dfx + dfy * dfy);
-    ends[0] = len;
+    ob_v2d p1 = v2_at(q), c1 = v2_at(q + 2), c2 = v2_at(q + 4), p2 = v2_at(q + 6);
+    ob_v2d tmp = (p1 - c1 * 2.0 + c2) * k2;
+    ob_v2d ddd = ((c1 - c2) * 3.0 - p1 + p2) * k3;
+    ob_v2d dd = tmp * 2.0 + ddd;
+    ob_v2d df = (c1 - p1) * k1 + tmp + ddd * 0.16666667, D[10];
+    D[0] = df;
+#pragma GCC unroll 10
     for (int i = 1; i < n - 2; i++) {
-        dfx += ddfx;
-        dfy += ddfy;
-        ddfx += dddfx;
-        ddfy += dddfy;
-        len += sqrt(dfx * dfx + dfy * dfy);
-        ends[i] = len;
+        df += dd;
+        dd += ddd;
+        D[i] = df;
     }
-    dfx += ddfx;
-    dfy += ddfy;
-    len += sqrt(dfx * dfx + dfy * dfy);
-    ends[n - 2] = len;
-    dfx += ddfx + dddfx;
-    dfy += ddfy + dddfy;
-    len += sqrt(dfx * dfx + dfy * dfy);
-    ends[n - 1] = len;
+    df += dd;
+    D[n - 2] = df;
+    df += dd + ddd;
+    D[n - 1] = df;
+    double len = start;
+#pragma GCC unroll 5
+    for (int i = 0; i < n; i += 2) {
+        ob_v2d x = {D[i][0], D[i + 1][0]}, y = {D[i][1], D[i + 1][1]};
+        ob_v2d r = v2_sqrt(x * x + y * y);
+        len += r[0];
+        ends[i] = len;
+        len += r[1];
+        ends[i + 1] = len;
+    }
     return len;
 }
 
@@ -350,10 +385,14 @@ __attribute__((always_inline)) static inline int spine_where(double *p, double p
 {
     if (closed) {
         /* issue 17: fmod's exact result without the call where it is known:
-        ** p itself on (−L, L), p − L on [L, 2L) (exact: Sterbenz) */
+        ** p itself on (−L, L), p − L on [L, 2L) (exact: Sterbenz); on [2L, 4L)
+        ** p − 2L (exact: Sterbenz on 2L), less L when still ≥ L (exact) */
         double q = *p;
         if (q >= path_length && q < 2 * path_length) q -= path_length;
-        else if (!(q > -path_length && q < path_length)) q = fmod(q, path_length);
+        else if (q >= 2 * path_length && q < 4 * path_length) {
+            q -= 2 * path_length;
+            if (q >= path_length) q -= path_length;
+        } else if (!(q > -path_length && q < path_length)) q = fmod(q, path_length);
         if (q < 0) q += path_length;
         *p = q;
         return 0;
@@ -435,7 +474,8 @@ static void spine_positions(ob_instance *inst, const ob_constraint_data *cd, con
     }
     if (cd->position_mode == OB_POS_PERCENT) position *= path_length;
     double multiplier = spine_multiplier(cd, path_length, spaces_count);
-    double segments[10], curve_length = 0, q[8] = {0};
+    double segments[10], curve_length = 0;
+    const double *q = world;  /* the curve's 8 values, in world (not moved below) */
     int32_t prev_curve = -1;
     for (int32_t i = 0, o = 0, curve = 0, segment = 0; i < spaces_count; i++, o += 3) {
         double space = spaces[i] * multiplier;
@@ -456,7 +496,7 @@ static void spine_positions(ob_instance *inst, const ob_constraint_data *cd, con
         curve = spine_find(curves, curve_count, &p, curve);
         if (curve != prev_curve) {  /* the curve's segment lengths, 10 forward-difference steps */
             prev_curve = curve;
-            memcpy(q, world + curve * 6, sizeof q);
+            q = world + curve * 6;
             curve_length = spine_steps(q, 10, 0.3, 0.03, 0.006, 0, segments);
             segment = 0;
         }
@@ -492,12 +532,10 @@ void ob_apply_path_spine(ob_instance *inst, int32_t c)
     if (mix_rotate == 0 && mix_x == 0 && mix_y == 0) return;
     if (att->vertex_count < (att->closed ? 3 : 6)) return;  /* no curve (spine-core would read past the end) */
     int tangents = cd->rotate_mode == OB_ROT_TANGENT, scale = cd->rotate_mode == OB_ROT_CHAIN_SCALE;
-    int32_t n = 0;
-    for (int32_t k = 0; k < cd->bone_count; k++)
-        if (cd->bones[k] >= 0) {
-            st->path_bone_k[n] = k;
-            st->path_bones[n++] = cd->bones[k];
-        }
+    /* the existing listed bones and their places in the list, found at creation (issue 17 (ik)) */
+    const int32_t *path_bones = st->path_list + st->path_list_off[c];
+    const int32_t *path_bone_k = st->path_list_k + st->path_list_off[c];
+    int32_t n = st->path_list_n[c];
     int32_t spaces_count = tangents ? n : n + 1;
     double *spaces = st->path_dist, *lengths = st->path_lengths, spacing = v[OB_CV_SPACING];
     /* spaces[i + 1] after bone i, from its world length setupLength·|X| (lengths, for chainScale):
@@ -508,8 +546,8 @@ void ob_apply_path_spine(ob_instance *inst, int32_t c)
     double sum = 0;
     spaces[0] = 0;
     for (int32_t i = 0; i < spaces_count - 1; i++) {
-        const ob_mat *w = &inst->world[st->path_bones[i]];
-        double setup_length = doc->bones[st->path_bones[i]].length;
+        const ob_mat *w = &inst->world[path_bones[i]];
+        double setup_length = doc->bones[path_bones[i]].length;
         double x = setup_length * w->a, y = setup_length * w->c, length = sqrt(x * x + y * y);
         if (cd->spacing_mode == OB_SPACE_PERCENT) {
             lengths[i] = length;
@@ -571,12 +609,10 @@ void ob_apply_path_spine(ob_instance *inst, int32_t c)
     for (int32_t i0 = 0, i1; i0 < n; i0 = i1) {
         i1 = i0 + run;
         int any_path_angle = 0, any_trig = 0;
+        /* issue 17 (ik): the atan2 inputs OY, OX (the bone's X axis) and TY, TX
+        ** (toward the next point) are filled only where a call reads them: the
+        ** path angles' before the bones move, the rest after (any_trig) */
         for (int32_t i = i0; i < i1; i++) {
-            const ob_mat *w = &inst->world[st->path_bones[i]];
-            OY[i] = w->c;
-            OX[i] = w->a;
-            TY[i] = 0;  /* (lanes not used: atan2(0, 1)) */
-            TX[i] = 1;
             if (!rotate) kind[i] = 3;
             else if (tangents || spaces[i + 1] == 0) {
                 kind[i] = 1;
@@ -586,12 +622,17 @@ void ob_apply_path_spine(ob_instance *inst, int32_t c)
         }
         for (int32_t j = i1; j < i1 + 3; j++) OY[j] = 0, OX[j] = 1, TY[j] = 0, TX[j] = 1, ANG[j] = 0;
         if (tip && any_path_angle) {
+            for (int32_t i = i0; i < i1; i++) {
+                const ob_mat *w = &inst->world[path_bones[i]];
+                OY[i] = w->c;
+                OX[i] = w->a;
+            }
             ob_atan2_pairs(OY + i0, OX + i0, OWN + i0, i1 - i0);
             for (int32_t i = i0; i < i1; i++) ANG[i] = kind[i] == 1 ? G[i] - OWN[i] : 0;
             ob_sincos_pairs(ANG + i0, S1 + i0, C1 + i0, i1 - i0);
         }
         for (int32_t i = i0, p = 3 + 3 * i0; i < i1; i++, p += 3) {
-            int32_t b = st->path_bones[i];
+            int32_t b = path_bones[i];
             ob_mat *w = &inst->world[b];
             w->x += (bone_x - w->x) * mix_x;
             w->y += (bone_y - w->y) * mix_y;
@@ -602,8 +643,6 @@ void ob_apply_path_spine(ob_instance *inst, int32_t c)
                     double s = (sqrt(dx * dx + dy * dy) / length - 1) * mix_rotate + 1;
                     w->a *= s;
                     w->c *= s;
-                    OY[i] = w->c;
-                    OX[i] = w->a;
                 }
             }
             bone_x = x;
@@ -655,6 +694,12 @@ void ob_apply_path_spine(ob_instance *inst, int32_t c)
             bone_y += (length * (sn * a + cs * cc) - dy) * mix_rotate;
         }
         if (any_trig) {
+            for (int32_t i = i0; i < i1; i++) {  /* the X axes scaled, not yet turned; TY, TX set for kind 0 */
+                const ob_mat *w = &inst->world[path_bones[i]];
+                OY[i] = w->c;
+                OX[i] = w->a;
+                if (kind[i] == 1 || kind[i] == 3) TY[i] = 0, TX[i] = 1;  /* (lanes not used: atan2(0, 1)) */
+            }
             ob_atan2_pairs(TY + i0, TX + i0, TH + i0, i1 - i0);
             ob_atan2_pairs(OY + i0, OX + i0, OWN + i0, i1 - i0);
             for (int32_t i = i0; i < i1; i++) {
@@ -671,7 +716,7 @@ void ob_apply_path_spine(ob_instance *inst, int32_t c)
             ob_sincos_pairs(ANG + i0, S2 + i0, C2 + i0, i1 - i0);
         }
         for (int32_t i = i0; i < i1; i++) {
-            int32_t b = st->path_bones[i];
+            int32_t b = path_bones[i];
             if (kind[i] != 3) {  /* ob_mat_rotate with this sin/cos */
                 ob_mat *w = &inst->world[b];
                 double a = w->a, bb = w->b, cc = w->c, d = w->d;
@@ -681,7 +726,7 @@ void ob_apply_path_spine(ob_instance *inst, int32_t c)
                 w->c = sn * a + cs * cc;
                 w->d = sn * bb + cs * d;
             }
-            ob_spine_applied_after(inst, c, st->path_bone_k[i], b);
+            ob_spine_applied_after(inst, c, path_bone_k[i], b);
         }
     }
 }
