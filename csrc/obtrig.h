@@ -78,6 +78,13 @@ static inline void ob_v2_store(double *p, ob_v2d v) { memcpy(p, &v, sizeof v); }
 ** one AVX register): the same bits per lane */
 typedef double ob_v4d __attribute__((vector_size(32)));
 typedef int64_t ob_v4l __attribute__((vector_size(32)));
+/* a four-lane shuffle with constant lane indices (0-3 from a, 4-7 from b): clang
+** and GCC >= 12 spell it __builtin_shufflevector, older GCC __builtin_shuffle */
+#if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 12)
+#define OB_SHUF4(a, b, i, j, k, l) __builtin_shufflevector(a, b, i, j, k, l)
+#else
+#define OB_SHUF4(a, b, i, j, k, l) __builtin_shuffle(a, b, (ob_v4l){i, j, k, l})
+#endif
 #define OB_TK_V ob_v4d
 #define OB_TK_L ob_v4l
 #define OB_TK_N 4
