@@ -100,6 +100,13 @@ int ob_wv_have_avx2(void);
 int32_t ob_attachment_world_vertices_planned(const ob_instance *inst, int32_t slot, int32_t ai, const ob_deform *d,
                                              const ob_wv_use *use, float *out);
 
+/* issue 17 (draw): ob_attachment_world_vertices_planned over n draw-list
+** mesh records {slot, ai, out offset into wv, linked, own} (drawlist.h's
+** struct ob_wv_rec; the deform ob_deform_of_entries(linked, own)), the width
+** and CPU decided once for all: the same kernels, the same bits. */
+struct ob_wv_rec;
+void ob_wv_meshes(const ob_instance *inst, const struct ob_wv_rec *r, int32_t n, const ob_wv_use *use, float *wv);
+
 /* The entries ob_attachment_deform reads for att in slot, as indices into
 ** inst->deforms (-1 none): the linked mesh's (if linked deform) and its own.
 ** ob_attachment_deform = the first of them with count > 0. */
