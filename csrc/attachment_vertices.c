@@ -875,7 +875,8 @@ int32_t ob_attachment_world_vertices_planned(const ob_instance *inst, int32_t sl
 ** ob_attachment_world_vertices_planned picks it (the unweighted one inlined),
 ** so the same kernels and the same bits */
 #define WV_MESHES(NAME, ATTR, UNWEIGHTED, WEIGHTED)                                                               \
-    ATTR static void NAME(const ob_instance *inst, const struct ob_wv_rec *r, const struct ob_wv_rec *end,       \
+    ATTR static __attribute__((noinline)) void NAME(const ob_instance *inst, const struct ob_wv_rec *r,          \
+                          const struct ob_wv_rec *end,                                                           \
                           const ob_wv_plan *P, float *wv)                                                        \
     {                                                                                                            \
         for (; r < end; r++) {                                                                                   \
@@ -899,7 +900,14 @@ WV_MESHES(meshes_avx2, WV_AVX, plan_unweighted_avx2_in,
           else direct_f32(inst, r->a, r->b, d, wv + r->c))
 #endif
 
-void ob_wv_meshes(const ob_instance *inst, const struct ob_wv_rec *r, int32_t n, const ob_wv_use *use, float *wv)
+/* width 3, or no plan: the direct loop */
+static __attribute__((noinline)) void meshes_direct(const ob_instance *inst, const struct ob_wv_rec *r,
+                                                    const struct ob_wv_rec *end, float *wv)
+{
+    for (; r < end; r++) direct_f32(inst, r->a, r->b, ob_deform_of_entries(inst, r->d, r->e), wv + r->c);
+}
+
+void ob_wv_meshes_batch(const ob_instance *inst, const struct ob_wv_rec *r, int32_t n, const ob_wv_use *use, float *wv)
 {
     const ob_wv_plan *P = use->plan;
     const struct ob_wv_rec *end = r + n;
@@ -913,5 +921,5 @@ void ob_wv_meshes(const ob_instance *inst, const struct ob_wv_rec *r, int32_t n,
         meshes_sse2(inst, r, end, P, wv);
         return;
     }
-    for (; r < end; r++) direct_f32(inst, r->a, r->b, ob_deform_of_entries(inst, r->d, r->e), wv + r->c);
+    meshes_direct(inst, r, end, wv);
 }

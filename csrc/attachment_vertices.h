@@ -100,13 +100,6 @@ int ob_wv_have_avx2(void);
 int32_t ob_attachment_world_vertices_planned(const ob_instance *inst, int32_t slot, int32_t ai, const ob_deform *d,
                                              const ob_wv_use *use, float *out);
 
-/* issue 17 (draw): ob_attachment_world_vertices_planned over n draw-list
-** mesh records {slot, ai, out offset into wv, linked, own} (drawlist.h's
-** struct ob_wv_rec; the deform ob_deform_of_entries(linked, own)), the width
-** and CPU decided once for all: the same kernels, the same bits. */
-struct ob_wv_rec;
-void ob_wv_meshes(const ob_instance *inst, const struct ob_wv_rec *r, int32_t n, const ob_wv_use *use, float *wv);
-
 /* The entries ob_attachment_deform reads for att in slot, as indices into
 ** inst->deforms (-1 none): the linked mesh's (if linked deform) and its own.
 ** ob_attachment_deform = the first of them with count > 0. */
@@ -116,6 +109,26 @@ static inline const ob_deform *ob_deform_of_entries(const ob_instance *inst, int
 {
     if (linked >= 0 && inst->deforms[linked].count > 0) return &inst->deforms[linked];
     return own >= 0 && inst->deforms[own].count > 0 ? &inst->deforms[own] : NULL;
+}
+
+/* issue 17 (draw): a draw-list world-vertex record (drawlist.h's
+** ob_draw_state.wv_rec): quads {bone offset, quad_dup pair, out, slot},
+** polygons {slot, ai, out}, meshes {slot, ai, out, linked, own}. */
+struct ob_wv_rec { int32_t a, b, c, d, e; };
+/* ob_attachment_world_vertices_planned over n mesh records (the deform
+** ob_deform_of_entries(linked, own), out at wv + out), the width and CPU
+** decided once for all: the same kernels, the same bits.  The batch's set-up
+** (about 40 instructions) pays from five meshes on; fewer go one by one. */
+void ob_wv_meshes_batch(const ob_instance *inst, const struct ob_wv_rec *r, int32_t n, const ob_wv_use *use, float *wv);
+static inline void ob_wv_meshes(const ob_instance *inst, const struct ob_wv_rec *r, int32_t n, const ob_wv_use *use,
+                                float *wv)
+{
+    if (n > 4) {
+        ob_wv_meshes_batch(inst, r, n, use, wv);
+        return;
+    }
+    for (const struct ob_wv_rec *end = r + n; r < end; r++)
+        ob_attachment_world_vertices_planned(inst, r->a, r->b, ob_deform_of_entries(inst, r->d, r->e), use, wv + r->c);
 }
 
 /* The deform entry that applies to att in slot (linked mesh ⇒ the source
