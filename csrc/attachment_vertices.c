@@ -876,8 +876,7 @@ int32_t ob_attachment_world_vertices_planned(const ob_instance *inst, int32_t sl
 ** so the same kernels and the same bits */
 #define WV_MESHES(NAME, ATTR, UNWEIGHTED, WEIGHTED)                                                               \
     ATTR static __attribute__((noinline)) void NAME(const ob_instance *inst, const struct ob_wv_rec *r,          \
-                          const struct ob_wv_rec *end,                                                           \
-                          const ob_wv_plan *P, float *wv)                                                        \
+                                                    const struct ob_wv_rec *end, const ob_wv_plan *P, float *wv) \
     {                                                                                                            \
         for (; r < end; r++) {                                                                                   \
             const ob_wv_mesh *M = P->mesh + r->b;                                                                \
