@@ -782,9 +782,7 @@ static inline const ob_mat *slot_world(const ob_instance *inst, int32_t slot)
 ** width and kind (use->plan set, use->width not 3).  Unweighted: the
 ** offsets as plan_offsets picks them, without the look-ups: a pending
 ** sample's lazy_dv is NULL when it is a key's own values. */
-#define WV_PLAN_UNWEIGHTED(NAME, ATTR, KERNEL)                                                                     \
-    ATTR WV_NOINLINE int32_t NAME(const ob_instance *inst, int32_t slot, const ob_wv_mesh *M, const ob_deform *d, \
-                                  const ob_wv_plan *P, float *out)                                              \
+#define WV_UNWEIGHTED_BODY(KERNEL)                                                                              \
     {                                                                                                           \
         const ob_mat *m = slot == M->slot ? (const ob_mat *)(const void *)((const char *)inst->world + M->first) \
                                           : slot_world(inst, slot);                                             \
@@ -795,6 +793,14 @@ static inline const ob_mat *slot_world(const ob_instance *inst, int32_t slot)
         else KERNEL(m, M->u.lv, d->values, NULL, 0, n, out, 1);                                                 \
         return n;                                                                                               \
     }
+#define WV_PLAN_UNWEIGHTED(NAME, ATTR, KERNEL)                                                                     \
+    ATTR WV_NOINLINE int32_t NAME(const ob_instance *inst, int32_t slot, const ob_wv_mesh *M, const ob_deform *d, \
+                                  const ob_wv_plan *P, float *out)                                              \
+    WV_UNWEIGHTED_BODY(KERNEL)                                                                                  \
+    /* the same inlined into a batch loop (issue 17, draw) */                                                   \
+    ATTR static inline __attribute__((always_inline)) int32_t NAME##_in(const ob_instance *inst, int32_t slot,  \
+                                  const ob_wv_mesh *M, const ob_deform *d, const ob_wv_plan *P, float *out)      \
+    WV_UNWEIGHTED_BODY(KERNEL)
 #define WV_PLAN_WEIGHTED(NAME, ATTR, KERNEL)                                                                     \
     ATTR WV_NOINLINE int32_t NAME(const ob_instance *inst, int32_t slot, const ob_wv_mesh *M, const ob_deform *d, \
                                   const ob_wv_plan *P, float *out)                                              \
@@ -862,4 +868,57 @@ int32_t ob_attachment_world_vertices_planned(const ob_instance *inst, int32_t sl
         if (kind == 1) return plan_unweighted_sse2(inst, slot, M, d, P, out);
     }
     return direct_f32(inst, slot, ai, d, out);
+}
+
+/* issue 17 (draw): the draw list's meshes in one call a frame: the width and
+** the CPU decided once, then per record the kind's entry as
+** ob_attachment_world_vertices_planned picks it (the unweighted one inlined),
+** so the same kernels and the same bits */
+#define WV_MESHES(NAME, ATTR, UNWEIGHTED, WEIGHTED)                                                               \
+    ATTR static __attribute__((noinline)) void NAME(const ob_instance *inst, const struct ob_wv_rec *r,          \
+                                                    const struct ob_wv_rec *end, const ob_wv_plan *P, float *wv) \
+    {                                                                                                            \
+        for (; r < end; r++) {                                                                                   \
+            const ob_wv_mesh *M = P->mesh + r->b;                                                                \
+            const ob_deform *d = ob_deform_of_entries(inst, r->d, r->e);                                         \
+            if (M->kind == 1) UNWEIGHTED(inst, r->a, M, d, P, wv + r->c);                                        \
+            else WEIGHTED;                                                                                       \
+        }                                                                                                        \
+    }
+#ifdef WV_SIMD
+#define WV_W_SSE2 if (M->kind == 2) plan_weighted_sse2(inst, r->a, M, d, P, wv + r->c); \
+                  else direct_f32(inst, r->a, r->b, d, wv + r->c)
+#else
+#define WV_W_SSE2 direct_f32(inst, r->a, r->b, d, wv + r->c)
+#endif
+WV_MESHES(meshes_sse2, , plan_unweighted_sse2_in, WV_W_SSE2)
+#undef WV_W_SSE2
+#ifdef WV_AVX2
+WV_MESHES(meshes_avx2, WV_AVX, plan_unweighted_avx2_in,
+          if (M->kind == 2) plan_weighted_avx2(inst, r->a, M, d, P, wv + r->c);
+          else direct_f32(inst, r->a, r->b, d, wv + r->c))
+#endif
+
+/* width 3, or no plan: the direct loop */
+static __attribute__((noinline)) void meshes_direct(const ob_instance *inst, const struct ob_wv_rec *r,
+                                                    const struct ob_wv_rec *end, float *wv)
+{
+    for (; r < end; r++) direct_f32(inst, r->a, r->b, ob_deform_of_entries(inst, r->d, r->e), wv + r->c);
+}
+
+void ob_wv_meshes_batch(const ob_instance *inst, const struct ob_wv_rec *r, int32_t n, const ob_wv_use *use, float *wv)
+{
+    const ob_wv_plan *P = use->plan;
+    const struct ob_wv_rec *end = r + n;
+    if (__builtin_expect(P != NULL && use->width != 3, 1)) {
+#ifdef WV_AVX2
+        if (use->width != 1 && __builtin_cpu_supports("avx2")) {
+            meshes_avx2(inst, r, end, P, wv);
+            return;
+        }
+#endif
+        meshes_sse2(inst, r, end, P, wv);
+        return;
+    }
+    meshes_direct(inst, r, end, wv);
 }

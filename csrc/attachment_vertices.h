@@ -111,6 +111,26 @@ static inline const ob_deform *ob_deform_of_entries(const ob_instance *inst, int
     return own >= 0 && inst->deforms[own].count > 0 ? &inst->deforms[own] : NULL;
 }
 
+/* issue 17 (draw): a draw-list world-vertex record (drawlist.h's
+** ob_draw_state.wv_rec): quads {bone offset, quad_dup pair, out, slot},
+** polygons {slot, ai, out}, meshes {slot, ai, out, linked, own}. */
+struct ob_wv_rec { int32_t a, b, c, d, e; };
+/* ob_attachment_world_vertices_planned over n mesh records (the deform
+** ob_deform_of_entries(linked, own), out at wv + out), the width and CPU
+** decided once for all: the same kernels, the same bits.  The batch's set-up
+** (about 40 instructions) pays from five meshes on; fewer go one by one. */
+void ob_wv_meshes_batch(const ob_instance *inst, const struct ob_wv_rec *r, int32_t n, const ob_wv_use *use, float *wv);
+static inline void ob_wv_meshes(const ob_instance *inst, const struct ob_wv_rec *r, int32_t n, const ob_wv_use *use,
+                                float *wv)
+{
+    if (n > 4) {
+        ob_wv_meshes_batch(inst, r, n, use, wv);
+        return;
+    }
+    for (const struct ob_wv_rec *end = r + n; r < end; r++)
+        ob_attachment_world_vertices_planned(inst, r->a, r->b, ob_deform_of_entries(inst, r->d, r->e), use, wv + r->c);
+}
+
 /* The deform entry that applies to att in slot (linked mesh ⇒ the source
 ** mesh's name), NULL when none is set (absent or count 0). */
 const ob_deform *ob_attachment_deform(const ob_instance *inst, int32_t slot,

@@ -1260,7 +1260,6 @@ int32_t ob_world_vertices_build(ob_instance *inst)
     for (r = ds->wv_rec + ds->wv_poly_base, end = r + ds->wv_poly_count; r < end; r++)
         region_world(inst, r->a, r->b, wv + r->c);
     /* §8.3 meshes: the deform that applies (its count is the frame's) */
-    for (r = ds->wv_rec + ds->wv_mesh_base, end = r + ds->wv_mesh_count; r < end; r++)
-        ob_attachment_world_vertices_planned(inst, r->a, r->b, ob_deform_of_entries(inst, r->d, r->e), &ds->wv_plan, wv + r->c);
+    ob_wv_meshes(inst, ds->wv_rec + ds->wv_mesh_base, ds->wv_mesh_count, &ds->wv_plan, wv);  /* issue 17: one call */
     return ds->wv_count;
 }

@@ -97,7 +97,7 @@ typedef struct ob_draw_state {
     int32_t *wv_key;             /* draw order (slot count), attachment names (slot count), active flags (bytes) */
     int32_t *wv_slot_entry;      /* per slot: its entry (-1 none), its record; when only names changed, a slot whose
                                  ** new attachment is an entry of the same kind and count is patched */
-    struct ob_wv_rec { int32_t a, b, c, d, e; } *wv_rec; /* quads {bone offset, quad_dup pair, out},
+    struct ob_wv_rec *wv_rec;    /* (attachment_vertices.h) quads {bone offset, quad_dup pair, out},
                                  ** polygons {slot, ai, out} from wv_poly_base, meshes {slot, ai, out,
                                  ** linked, own} from wv_mesh_base */
     int32_t wv_quad_count, wv_poly_count, wv_mesh_count;
