@@ -640,21 +640,21 @@ int32_t ob_skeleton_get_attachment(const ob_instance *inst, int32_t slot, int32_
 ** bytes per step in SSE2 registers.  glibc's memcpy takes `rep movsb` above ~2 KB
 ** on CPUs with fast short rep-mov (this AMD EPYC), which perf showed costing
 ** 6-8% of spineboy's frame for these L1-resident 2-4 KB blocks. */
-static inline void copy_block(void *restrict dst, const void *restrict src, size_t bytes)
+/* issue 17 (trig2): the moves are 32-byte generic vectors: two SSE2 registers
+** each in the baseline (the same code as 16-byte ones), one YMM register in
+** an AVX2 clone (ob_instance_set_to_setup_pose's, bones_trig_pass's): copies
+** only, no arithmetic, so the width changes no result */
+static inline __attribute__((always_inline)) void copy_block(void *restrict dst, const void *restrict src, size_t bytes)
 {
     unsigned char *d = dst;
     const unsigned char *s = src;
     size_t i = 0;
     for (; i + 64 <= bytes; i += 64) {
-        ob_v2d v0, v1, v2, v3;  /* 16-byte moves: the SSE2 baseline's registers */
+        ob_v4d v0, v1;
         memcpy(&v0, s + i, sizeof v0);
-        memcpy(&v1, s + i + 16, sizeof v1);
-        memcpy(&v2, s + i + 32, sizeof v2);
-        memcpy(&v3, s + i + 48, sizeof v3);
+        memcpy(&v1, s + i + 32, sizeof v1);
         memcpy(d + i, &v0, sizeof v0);
-        memcpy(d + i + 16, &v1, sizeof v1);
-        memcpy(d + i + 32, &v2, sizeof v2);
-        memcpy(d + i + 48, &v3, sizeof v3);
+        memcpy(d + i + 32, &v1, sizeof v1);
     }
     if (i < bytes) memcpy(d + i, s + i, bytes - i);  /* < 64 bytes */
 }
@@ -669,7 +669,9 @@ static inline size_t bits_set(uint64_t x)
     return (size_t)((x * 0x0101010101010101ULL) >> 56);
 }
 
-void ob_instance_set_to_setup_pose(ob_instance *inst)
+/* issue 17 (trig2): an AVX2 clone for copy_block's 32-byte moves (the
+** block copies are most of this function's cost) */
+OB_TRIG_CLONES void ob_instance_set_to_setup_pose(ob_instance *inst)
 {
     const ob_document *doc = inst->doc;
     size_t nb = (size_t)doc->bone_count, ns = (size_t)doc->slot_count;
@@ -744,7 +746,14 @@ void ob_instance_set_to_setup_pose(ob_instance *inst)
                 for (int32_t j = 0; j < n; j++) inst->con_values[i + j] = inst->setup_con_values[i + j];
         }
     }
-    for (int32_t i = 0; i < inst->deform_count; i++) inst->deforms[i].count = 0;  /* deform cleared */
+    /* deform cleared (issue 17, trig2: four entries a step, the loop's own
+    ** instructions were most of its cost) */
+    {
+        int32_t i = 0, nd = inst->deform_count;
+        ob_deform *df = inst->deforms;
+        for (; i + 4 <= nd; i += 4) df[i].count = df[i + 1].count = df[i + 2].count = df[i + 3].count = 0;
+        for (; i < nd; i++) df[i].count = 0;
+    }
     for (int32_t i = 0; i < inst->seqframe_count; i++) inst->seqframes[i].set = 0; /* keyed frames cleared */
     /* particle values: the slots particle timelines key, unless particles.c's
     ** emitter overrides (a document with emitters) may have set any */
