@@ -1155,6 +1155,52 @@ __attribute__((always_inline)) static inline void trig_flush(char *restrict tb, 
     }
 }
 
+/* applied = copy and the trig on the listed rows (bones_trig_pass); cmp: a
+** row whose keys match its entry's is left as it is.  Returns the rows left
+** (0 without cmp) */
+__attribute__((always_inline)) static inline int32_t trig_rows(const char *restrict cb, char *restrict apb, char *restrict tb,
+                                                               const uint32_t *restrict rows, int32_t nr, const int cmp)
+{
+    int32_t idx[TRIG_STAGE];
+    double xa[TRIG_STAGE + 4];
+    int32_t n = 0, same = 0;
+    for (int32_t j = 0; j < nr; j++) {
+        uint32_t off = rows[j];
+        const ob_pose *p = (const ob_pose *)(cb + off);
+        ob_trig *t = (ob_trig *)(tb + off);
+        *(ob_pose *)(apb + off) = *p;
+        uint64_t kr = ob_bits(p->rotation), kx = ob_bits(p->shear_x), ky = ob_bits(p->shear_y);
+        /* (an inactive bone's entry too: it stays what its angles give) */
+        if (cmp && ((kr ^ t->rotation) | (kx ^ t->shear_x) | (ky ^ t->shear_y)) == 0) {
+            same++;
+            continue;
+        }
+        if (__builtin_expect(kx != ky, 0)) {
+            ob_trig_set(t, p);
+            continue;
+        }
+        t->rotation = kr;
+        t->shear_x = kx;
+        t->shear_y = ky;
+        xa[n] = ob_angle_x(p);
+        idx[n++] = (int32_t)off;
+        if (n == TRIG_STAGE) {
+            trig_flush(tb, idx, xa, n);
+            n = 0;
+        }
+    }
+    if (n) trig_flush(tb, idx, xa, n);
+    return same;
+}
+
+/* (the loop without compares as a function of its own: inlined beside the
+** other it costs that one ~2 instructions a row) */
+OB_TRIG_CLONES __attribute__((noinline)) static int32_t trig_rows_all(const char *restrict cb, char *restrict apb, char *restrict tb,
+                                                                      const uint32_t *restrict rows, int32_t nr)
+{
+    return trig_rows(cb, apb, tb, rows, nr, 0);
+}
+
 OB_TRIG_CLONES static void bones_trig_pass(ob_instance *inst, const ob_pose *copy)
 {
     const int32_t nb = inst->doc->bone_count;
@@ -1171,9 +1217,6 @@ OB_TRIG_CLONES static void bones_trig_pass(ob_instance *inst, const ob_pose *cop
         ** issue 17: the kernel's lane costs less than the three compares, and
         ** most of these rows are keyed rotations that changed): the values are
         ** those of its angles, which is what the cache holds in any case */
-        int32_t idx[TRIG_STAGE];
-        double xa[TRIG_STAGE + 4];
-        int32_t n = 0;
         const uint64_t *pend = inst->pose_pending, *cons = inst->pose_constrained;
         uint64_t *chg = inst->pose_changed, *rm = inst->pose_rows_mask, diff = 0;
         for (int32_t k = 0; k < w; k++) diff |= (pend[k] | chg[k] | cons[k]) ^ rm[k];
@@ -1193,29 +1236,15 @@ OB_TRIG_CLONES static void bones_trig_pass(ob_instance *inst, const ob_pose *cop
         _Static_assert(sizeof(ob_trig) == sizeof(ob_pose), "one byte offset for a bone's pose and trig rows");
         char *apb = (char *)ap, *tb = (char *)trig;
         const char *cb = (const char *)copy;
-        for (int32_t j = 0, nr = inst->pose_row_count; j < nr; j++) {
-            uint32_t off = rows[j];
-            const ob_pose *p = (const ob_pose *)(cb + off);
-            ob_trig *t = (ob_trig *)(tb + off);
-            *(ob_pose *)(apb + off) = *p;
-            uint64_t kr = ob_bits(p->rotation), kx = ob_bits(p->shear_x), ky = ob_bits(p->shear_y);
-            /* (an inactive bone's entry too: it stays what its angles give) */
-            if (((kr ^ t->rotation) | (kx ^ t->shear_x) | (ky ^ t->shear_y)) == 0) continue;
-            if (__builtin_expect(kx != ky, 0)) {
-                ob_trig_set(t, p);
-                continue;
-            }
-            t->rotation = kr;
-            t->shear_x = kx;
-            t->shear_y = ky;
-            xa[n] = ob_angle_x(p);
-            idx[n++] = (int32_t)off;
-            if (n == TRIG_STAGE) {
-                trig_flush(tb, idx, xa, n);
-                n = 0;
-            }
-        }
-        if (n) trig_flush(tb, idx, xa, n);
+        /* issue 17 (trig2): the key compares cost ~10 instructions a row, a
+        ** row recomputed that kept its angles ~30 (its kernel lane): they are
+        ** skipped while under a fifth of the rows kept theirs at the frames
+        ** that compared (every 16th frame compares, to follow the
+        ** animations; a full pass restarts the average at every bone).  A recomputed entry gets the values it holds already */
+        int32_t nr = inst->pose_row_count;
+        int cmp = (inst->trig_frames++ & 15) == 0 || 5 * inst->trig_same >= nr;
+        int32_t same = cmp ? trig_rows(cb, apb, tb, rows, nr, 1) : trig_rows_all(cb, apb, tb, rows, nr);
+        if (cmp) inst->trig_same = (inst->trig_same + same) / 2;  /* (smoothed: one odd frame decides little) */
         return;
     }
     int32_t *restrict todo = inst->chain, n = 0;  /* scratch: the bones listed */
@@ -1240,6 +1269,7 @@ OB_TRIG_CLONES static void bones_trig_pass(ob_instance *inst, const ob_pose *cop
     }
     if (copy && w) {
         inst->pass_all = 0;
+        inst->trig_same = nb;  /* (compares until the frames after show few rows keep their angles) */
         memset(inst->pose_changed, 0, (size_t)w * sizeof(uint64_t));
     }
     /* the listed bones' θx, a staging buffer at a time */
