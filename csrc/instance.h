@@ -188,6 +188,11 @@ struct ob_instance {
     uint64_t *pose_rows_mask;
     uint32_t *pose_rows;
     int32_t pose_row_count;
+    /* issue 17 (trig2): the trig pass's key compares are skipped while few
+    ** listed rows keep their angles (trig_same: how many did at the last
+    ** frame that compared; every 16th frame compares); either way the same bits */
+    uint32_t trig_frames;
+    int32_t trig_same;
 };
 
 /* An animation is applied: the local pose rows its timelines write are

@@ -640,21 +640,21 @@ int32_t ob_skeleton_get_attachment(const ob_instance *inst, int32_t slot, int32_
 ** bytes per step in SSE2 registers.  glibc's memcpy takes `rep movsb` above ~2 KB
 ** on CPUs with fast short rep-mov (this AMD EPYC), which perf showed costing
 ** 6-8% of spineboy's frame for these L1-resident 2-4 KB blocks. */
-static inline void copy_block(void *restrict dst, const void *restrict src, size_t bytes)
+/* issue 17 (trig2): the moves are 32-byte generic vectors: two SSE2 registers
+** each in the baseline (the same code as 16-byte ones), one YMM register in
+** an AVX2 clone (ob_instance_set_to_setup_pose's, bones_trig_pass's): copies
+** only, no arithmetic, so the width changes no result */
+static inline __attribute__((always_inline)) void copy_block(void *restrict dst, const void *restrict src, size_t bytes)
 {
     unsigned char *d = dst;
     const unsigned char *s = src;
     size_t i = 0;
     for (; i + 64 <= bytes; i += 64) {
-        ob_v2d v0, v1, v2, v3;  /* 16-byte moves: the SSE2 baseline's registers */
+        ob_v4d v0, v1;
         memcpy(&v0, s + i, sizeof v0);
-        memcpy(&v1, s + i + 16, sizeof v1);
-        memcpy(&v2, s + i + 32, sizeof v2);
-        memcpy(&v3, s + i + 48, sizeof v3);
+        memcpy(&v1, s + i + 32, sizeof v1);
         memcpy(d + i, &v0, sizeof v0);
-        memcpy(d + i + 16, &v1, sizeof v1);
-        memcpy(d + i + 32, &v2, sizeof v2);
-        memcpy(d + i + 48, &v3, sizeof v3);
+        memcpy(d + i + 32, &v1, sizeof v1);
     }
     if (i < bytes) memcpy(d + i, s + i, bytes - i);  /* < 64 bytes */
 }
@@ -669,7 +669,9 @@ static inline size_t bits_set(uint64_t x)
     return (size_t)((x * 0x0101010101010101ULL) >> 56);
 }
 
-void ob_instance_set_to_setup_pose(ob_instance *inst)
+/* issue 17 (trig2): an AVX2 clone for copy_block's 32-byte moves (the
+** block copies are most of this function's cost) */
+OB_TRIG_CLONES void ob_instance_set_to_setup_pose(ob_instance *inst)
 {
     const ob_document *doc = inst->doc;
     size_t nb = (size_t)doc->bone_count, ns = (size_t)doc->slot_count;
@@ -744,7 +746,14 @@ void ob_instance_set_to_setup_pose(ob_instance *inst)
                 for (int32_t j = 0; j < n; j++) inst->con_values[i + j] = inst->setup_con_values[i + j];
         }
     }
-    for (int32_t i = 0; i < inst->deform_count; i++) inst->deforms[i].count = 0;  /* deform cleared */
+    /* deform cleared (issue 17, trig2: four entries a step, the loop's own
+    ** instructions were most of its cost) */
+    {
+        int32_t i = 0, nd = inst->deform_count;
+        ob_deform *df = inst->deforms;
+        for (; i + 4 <= nd; i += 4) df[i].count = df[i + 1].count = df[i + 2].count = df[i + 3].count = 0;
+        for (; i < nd; i++) df[i].count = 0;
+    }
     for (int32_t i = 0; i < inst->seqframe_count; i++) inst->seqframes[i].set = 0; /* keyed frames cleared */
     /* particle values: the slots particle timelines key, unless particles.c's
     ** emitter overrides (a document with emitters) may have set any */
@@ -1146,6 +1155,52 @@ __attribute__((always_inline)) static inline void trig_flush(char *restrict tb, 
     }
 }
 
+/* applied = copy and the trig on the listed rows (bones_trig_pass); cmp: a
+** row whose keys match its entry's is left as it is.  Returns the rows left
+** (0 without cmp) */
+__attribute__((always_inline)) static inline int32_t trig_rows(const char *restrict cb, char *restrict apb, char *restrict tb,
+                                                               const uint32_t *restrict rows, int32_t nr, const int cmp)
+{
+    int32_t idx[TRIG_STAGE];
+    double xa[TRIG_STAGE + 4];
+    int32_t n = 0, same = 0;
+    for (int32_t j = 0; j < nr; j++) {
+        uint32_t off = rows[j];
+        const ob_pose *p = (const ob_pose *)(cb + off);
+        ob_trig *t = (ob_trig *)(tb + off);
+        *(ob_pose *)(apb + off) = *p;
+        uint64_t kr = ob_bits(p->rotation), kx = ob_bits(p->shear_x), ky = ob_bits(p->shear_y);
+        /* (an inactive bone's entry too: it stays what its angles give) */
+        if (cmp && ((kr ^ t->rotation) | (kx ^ t->shear_x) | (ky ^ t->shear_y)) == 0) {
+            same++;
+            continue;
+        }
+        if (__builtin_expect(kx != ky, 0)) {
+            ob_trig_set(t, p);
+            continue;
+        }
+        t->rotation = kr;
+        t->shear_x = kx;
+        t->shear_y = ky;
+        xa[n] = ob_angle_x(p);
+        idx[n++] = (int32_t)off;
+        if (n == TRIG_STAGE) {
+            trig_flush(tb, idx, xa, n);
+            n = 0;
+        }
+    }
+    if (n) trig_flush(tb, idx, xa, n);
+    return same;
+}
+
+/* (the loop without compares as a function of its own: inlined beside the
+** other it costs that one ~2 instructions a row) */
+OB_TRIG_CLONES __attribute__((noinline)) static int32_t trig_rows_all(const char *restrict cb, char *restrict apb, char *restrict tb,
+                                                                      const uint32_t *restrict rows, int32_t nr)
+{
+    return trig_rows(cb, apb, tb, rows, nr, 0);
+}
+
 OB_TRIG_CLONES static void bones_trig_pass(ob_instance *inst, const ob_pose *copy)
 {
     const int32_t nb = inst->doc->bone_count;
@@ -1162,9 +1217,6 @@ OB_TRIG_CLONES static void bones_trig_pass(ob_instance *inst, const ob_pose *cop
         ** issue 17: the kernel's lane costs less than the three compares, and
         ** most of these rows are keyed rotations that changed): the values are
         ** those of its angles, which is what the cache holds in any case */
-        int32_t idx[TRIG_STAGE];
-        double xa[TRIG_STAGE + 4];
-        int32_t n = 0;
         const uint64_t *pend = inst->pose_pending, *cons = inst->pose_constrained;
         uint64_t *chg = inst->pose_changed, *rm = inst->pose_rows_mask, diff = 0;
         for (int32_t k = 0; k < w; k++) diff |= (pend[k] | chg[k] | cons[k]) ^ rm[k];
@@ -1184,29 +1236,15 @@ OB_TRIG_CLONES static void bones_trig_pass(ob_instance *inst, const ob_pose *cop
         _Static_assert(sizeof(ob_trig) == sizeof(ob_pose), "one byte offset for a bone's pose and trig rows");
         char *apb = (char *)ap, *tb = (char *)trig;
         const char *cb = (const char *)copy;
-        for (int32_t j = 0, nr = inst->pose_row_count; j < nr; j++) {
-            uint32_t off = rows[j];
-            const ob_pose *p = (const ob_pose *)(cb + off);
-            ob_trig *t = (ob_trig *)(tb + off);
-            *(ob_pose *)(apb + off) = *p;
-            uint64_t kr = ob_bits(p->rotation), kx = ob_bits(p->shear_x), ky = ob_bits(p->shear_y);
-            /* (an inactive bone's entry too: it stays what its angles give) */
-            if (((kr ^ t->rotation) | (kx ^ t->shear_x) | (ky ^ t->shear_y)) == 0) continue;
-            if (__builtin_expect(kx != ky, 0)) {
-                ob_trig_set(t, p);
-                continue;
-            }
-            t->rotation = kr;
-            t->shear_x = kx;
-            t->shear_y = ky;
-            xa[n] = ob_angle_x(p);
-            idx[n++] = (int32_t)off;
-            if (n == TRIG_STAGE) {
-                trig_flush(tb, idx, xa, n);
-                n = 0;
-            }
-        }
-        if (n) trig_flush(tb, idx, xa, n);
+        /* issue 17 (trig2): the key compares cost ~10 instructions a row, a
+        ** row recomputed that kept its angles ~30 (its kernel lane): they are
+        ** skipped while under a fifth of the rows kept theirs at the frames
+        ** that compared (every 16th frame compares, to follow the
+        ** animations; a full pass restarts the average at every bone).  A recomputed entry gets the values it holds already */
+        int32_t nr = inst->pose_row_count;
+        int cmp = (inst->trig_frames++ & 15) == 0 || 5 * inst->trig_same >= nr;
+        int32_t same = cmp ? trig_rows(cb, apb, tb, rows, nr, 1) : trig_rows_all(cb, apb, tb, rows, nr);
+        if (cmp) inst->trig_same = (inst->trig_same + same) / 2;  /* (smoothed: one odd frame decides little) */
         return;
     }
     int32_t *restrict todo = inst->chain, n = 0;  /* scratch: the bones listed */
@@ -1231,6 +1269,7 @@ OB_TRIG_CLONES static void bones_trig_pass(ob_instance *inst, const ob_pose *cop
     }
     if (copy && w) {
         inst->pass_all = 0;
+        inst->trig_same = nb;  /* (compares until the frames after show few rows keep their angles) */
         memset(inst->pose_changed, 0, (size_t)w * sizeof(uint64_t));
     }
     /* the listed bones' θx, a staging buffer at a time */
