@@ -19,6 +19,23 @@ static void setup_world(const ob_document *doc, ob_mat *out)
     }
 }
 
+/* issue 17 (physics): physics_with / physics_prev as the member list each
+** entry runs (ob_apply_physics_spine): 0 for a group's earlier members, else
+** the chain of physics_prev back from it, at most OB_PHYSICS_GROUP */
+static void physics_group_lists(ob_constraint_state *s, int32_t nc)
+{
+    for (int32_t c = 0; c < nc; c++) {
+        int32_t *g = &s->physics_group[(size_t)c * (1 + OB_PHYSICS_GROUP)], m[OB_PHYSICS_GROUP], k = OB_PHYSICS_GROUP;
+        if (s->physics_with[c] == -2) {
+            g[0] = 0;
+            continue;
+        }
+        for (int32_t q = c; q >= 0 && k > 0; q = s->physics_prev[q]) m[--k] = q;  /* the first member first */
+        g[0] = OB_PHYSICS_GROUP - k;
+        for (int32_t i = k; i < OB_PHYSICS_GROUP; i++) g[1 + i - k] = m[i];
+    }
+}
+
 int ob_constraints_create(ob_instance *inst)
 {
     const ob_document *doc = inst->doc;
@@ -56,6 +73,7 @@ int ob_constraints_create(ob_instance *inst)
     s->transform_offset = calloc(4 * ncons, sizeof *s->transform_offset);
     s->physics_with = malloc(ncons * sizeof *s->physics_with);
     s->physics_prev = malloc(ncons * sizeof *s->physics_prev);
+    s->physics_group = malloc(ncons * (1 + OB_PHYSICS_GROUP) * sizeof *s->physics_group);
     s->ik_os = calloc(4 * ncons, sizeof *s->ik_os);  /* none set */
     s->ik_bones = calloc(5 * ncons, sizeof *s->ik_bones);
     size_t nlisted = 1;
@@ -67,7 +85,7 @@ int ob_constraints_create(ob_instance *inst)
     s->path_list_n = calloc(ncons, sizeof *s->path_list_n);
     s->physics_const = calloc(ncons, sizeof *s->physics_const);
     if (!s->applied_off || !s->applied_need || !s->applied_read || !s->path_unique ||
-        !s->transform_offset || !s->physics_with || !s->physics_prev || !s->ik_os || !s->physics_const ||
+        !s->transform_offset || !s->physics_with || !s->physics_prev || !s->physics_group || !s->ik_os || !s->physics_const ||
         !s->ik_bones || !s->path_list || !s->path_list_k || !s->path_list_off || !s->path_list_n)
         return -1;
     for (int32_t c = 0, off = 0; c < doc->constraint_count; c++) {  /* issue 17 (ik): ob_apply_path_spine's bones */
@@ -81,6 +99,7 @@ int ob_constraints_create(ob_instance *inst)
         off += cd->bone_count > 0 ? cd->bone_count : 0;
     }
     for (size_t c = 0; c < ncons; c++) s->physics_with[c] = -1, s->physics_prev[c] = -1;
+    physics_group_lists(s, (int32_t)ncons);
     for (int32_t c = 0; c < doc->constraint_count; c++) {  /* the angles spine_world turns by (transform.c) */
         double *o = s->transform_offset + 4 * (size_t)c, r = doc->constraints[c].offset_rotation;
         ob_sincos(r * OB_DEG, &o[0], &o[1]);
@@ -105,6 +124,8 @@ int ob_constraints_create(ob_instance *inst)
         k->step = 1 / cd->fps;
         if (!(k->step > 0)) k->step = INFINITY;
         k->length = doc->bones[cd->bone].length;
+        k->h = k->length / doc->reference_scale;
+        k->rs = cd->protate + cd->pshear_x;
         k->x = cd->px > 0;
         k->y = cd->py > 0;
         k->rsx = cd->protate > 0 || cd->pshear_x > 0;
@@ -150,7 +171,7 @@ void ob_constraints_free(ob_instance *inst)
     free(s->path_bone_k); free(s->path_trig); free(s->path_kind);
     free(s->saved_pose); free(s->saved_inherit); free(s->keyed_inherit);
     free(s->applied_off); free(s->applied_need); free(s->applied_read); free(s->path_unique);
-    free(s->transform_offset); free(s->physics_with); free(s->physics_prev); free(s->ik_os); free(s->physics_const);
+    free(s->transform_offset); free(s->physics_with); free(s->physics_prev); free(s->physics_group); free(s->ik_os); free(s->physics_const);
     free(s->ik_bones); free(s->path_list); free(s->path_list_k); free(s->path_list_off); free(s->path_list_n);
     free(s);
     inst->cons = NULL;
@@ -311,11 +332,13 @@ void ob_constraints_spine_frame(ob_instance *inst)
     if (n < 0 || n > inst->spine_cache_capacity) {  /* (never: the cache is bounded) every pose computed */
         memset(s->applied_need, 1, (size_t)s->applied_count);
         for (int32_t c = 0; c < inst->doc->constraint_count; c++) s->physics_with[c] = -1, s->physics_prev[c] = -1;
+        physics_group_lists(s, inst->doc->constraint_count);
         s->cache_seen = 0;
         return;
     }
     spine_applied_analyse(inst);
     spine_physics_groups(inst);
+    physics_group_lists(s, inst->doc->constraint_count);
     s->cache_gen_seen = inst->spine_cache_gen;
     s->cache_seen = 1;
 }

@@ -34,6 +34,8 @@ typedef struct ob_spine_physics {
 typedef struct ob_physics_const {
     double step;                 /* 1/fps, +inf unless > 0 */
     double length;               /* its bone's setup length */
+    double h;                    /* issue 17 (physics): length / referenceScale (the rotate loop's) */
+    double rs;                   /* issue 17 (physics): protate + pshearX (times mix: the rotation's) */
     uint8_t x, y, rsx, scale_x;  /* px > 0, py > 0, protate or pshearX > 0, pscaleX > 0 */
 } ob_physics_const;
 
@@ -69,6 +71,8 @@ typedef struct ob_constraint_state {
     double *transform_offset;    /* per constraint: sin, cos of offsetRotation·(π/180), then of its negation */
     int32_t *physics_with;       /* per constraint: −1 runs (alone, or its group's last), −2 run by a later member (physics.c) */
     int32_t *physics_prev;       /* per constraint: its group's member before it, −1 none */
+    int32_t *physics_group;      /* issue 17 (physics): per constraint, 1 + OB_PHYSICS_GROUP: the count of
+                                 ** members it runs (0: run by a later member), then those, the first first */
     ob_physics_const *physics_const; /* per constraint (physics ones filled) */
     double *ik_os;               /* per constraint: the Spine model's two-bone IK child angle, keyed (ik.c) */
     int32_t *ik_bones;           /* issue 17 (ik): per constraint, 5: its first and last existing listed

@@ -189,7 +189,7 @@ typedef struct ph_lane {
     ob_mat *bone;
     int32_t c, b;
     int rsx, scale_x;
-    double mix, l, i, t, f, d, mr, ca, dx, dy, a;
+    double mix, l, i, t, d, mr, ca, dx, dy, a, hk;  /* hk: length / referenceScale (creation) */
     double m, e, w, g, h;        /* the rotate/scale loop's constants */
 } ph_lane;
 
@@ -312,7 +312,7 @@ PH_INLINE int ph_after_first(ph_lane *L, double sn, double cs, double *ang)
         L->e = v[OB_CV_STRENGTH];
         L->w = v[OB_CV_WIND];
         L->g = v[OB_CV_GRAVITY];
-        L->h = L->l / L->f;
+        L->h = L->hk;
         return ph_loop(L, cs, sn, ang);
     }
     return ph_tail(L, ang);  /* (remaining = a: unchanged) */
@@ -351,6 +351,7 @@ PH_INLINE int ph_begin(ph_lane *L, ob_instance *inst, int32_t c, double *y, doub
     L->b = cd->bone;
     ob_mat *bone = L->bone = &inst->world[cd->bone];
     L->l = k->length;
+    L->hk = k->h;
 
     double delta = inst->clock - s->last_time, step = k->step;
     delta = delta > 0 ? delta : 0;  /* max(delta, 0), NaN: 0 (fmax without the call) */
@@ -368,7 +369,7 @@ PH_INLINE int ph_begin(ph_lane *L, ob_instance *inst, int32_t c, double *y, doub
         s->uy = by;
         return ph_tail(L, ang);
     }
-    double i = L->i = v[OB_CV_INERTIA], t = L->t = step, f = L->f = doc->reference_scale, d = -1;
+    double i = L->i = v[OB_CV_INERTIA], t = L->t = step, f = doc->reference_scale, d = -1;
     double qx = cd->plimit * delta, qy = qx;  /* × |skeleton scale| = 1 */
     if (px || py) {
         if (px) {
@@ -409,7 +410,7 @@ PH_INLINE int ph_begin(ph_lane *L, ob_instance *inst, int32_t c, double *y, doub
     if (rsx || scale_x) {
         double dx = L->dx = clamp_abs(s->cx - bone->x, qx);
         double dy = L->dy = clamp_abs(s->cy - bone->y, qy);
-        L->mr = rsx ? (cd->protate + cd->pshear_x) * mix : 0;
+        L->mr = k->rs * mix;  /* (used only where rsx) */
         y[0] = bone->c;
         x[0] = bone->a;
         y[1] = dy + s->ty;  /* (scaleX only: the spare lane's 0, 0 kept) */
@@ -518,18 +519,12 @@ static void ph_group_base(ob_instance *inst, const int32_t *member, int n) { ph_
 
 void ob_apply_physics_spine(ob_instance *inst, int32_t c)
 {
-    const ob_constraint_state *st = inst->cons;
-    if (st->physics_with[c] == -2) return;  /* run with a later member of its group (constraints.c) */
-    int avx2 = PH_AVX2_HERE();
-    if (st->physics_prev[c] < 0) {  /* alone */
-        if (avx2) ph_group_avx2(inst, &c, 1);
-        else ph_group_base(inst, &c, 1);
-        return;
-    }
-    int32_t member[OB_PHYSICS_GROUP], k = OB_PHYSICS_GROUP;
-    for (int32_t m = c; m >= 0 && k > 0; m = st->physics_prev[m]) member[--k] = m;  /* the first member first */
-    if (avx2) ph_group_avx2(inst, member + k, OB_PHYSICS_GROUP - k);
-    else ph_group_base(inst, member + k, OB_PHYSICS_GROUP - k);
+    /* issue 17 (physics): the members it runs, listed when the groups are made (constraints.c) */
+    const int32_t *g = &inst->cons->physics_group[(size_t)c * (1 + OB_PHYSICS_GROUP)];
+    int n = g[0];
+    if (n == 0) return;  /* run with a later member of its group */
+    if (PH_AVX2_HERE()) ph_group_avx2(inst, g + 1, n);
+    else ph_group_base(inst, g + 1, n);
 }
 
 typedef struct reset_ctx { ob_instance *inst; const ob_timeline *tl; } reset_ctx;
