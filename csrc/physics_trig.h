@@ -47,8 +47,8 @@ __attribute__((always_inline)) static inline void ph_sincos4(const ob_v4d *xp, o
     ob_v4d so = (ob_v4d)((ob_v4l)s ^ sw ^ ((quad << 62) & INT64_MIN));
     ob_v4d co = (ob_v4d)((ob_v4l)c ^ sw ^ (((quad + 1) << 62) & INT64_MIN));  /* (q ^ q >> 1) & 1 = ((q + 1) & 2) >> 1 */
     ob_v4l big = ~((ob_v4d)((ob_v4l)x & INT64_MAX) <= OB_TRIG_SIN_COS_MAX);  /* NaN, ±inf, huge */
-    ob_v4l any = big | __builtin_shuffle(big, (ob_v4l){2, 3, 0, 1});  /* the lanes or-ed in two shuffles */
-    any |= __builtin_shuffle(any, (ob_v4l){1, 0, 3, 2});
+    ob_v4l any = big | OB_SHUF4(big, big, 2, 3, 0, 1);  /* the lanes or-ed in two shuffles */
+    any |= OB_SHUF4(any, any, 1, 0, 3, 2);
     if (__builtin_expect(any[0] != 0, 0)) {
         for (int i = 0; i < 4; i++)
             if (big[i]) { so[i] = sin(x[i]); co[i] = cos(x[i]); }
@@ -93,8 +93,8 @@ __attribute__((always_inline)) static inline void ph_atan2_4(const ob_v4d *yp, c
     ob_v4d r = hi + (lo + (ob_v4d)((ob_v4l)p ^ (neg & INT64_MIN)));
     r = (ob_v4d)((ob_v4l)r | ((ob_v4l)y & INT64_MIN));  /* r ≥ 0 here: the sign of y */
     ob_v4l odd = ~(ax <= 0x1.fffffffffffffp+1023) | ~(ay <= 0x1.fffffffffffffp+1023);  /* NaN, ±inf */
-    ob_v4l any = odd | __builtin_shuffle(odd, (ob_v4l){2, 3, 0, 1});
-    any |= __builtin_shuffle(any, (ob_v4l){1, 0, 3, 2});
+    ob_v4l any = odd | OB_SHUF4(odd, odd, 2, 3, 0, 1);
+    any |= OB_SHUF4(any, any, 1, 0, 3, 2);
     if (__builtin_expect(any[0] != 0, 0)) {
         for (int i = 0; i < 4; i++)
             if (odd[i]) r[i] = atan2(y[i], x[i]);

@@ -1139,10 +1139,10 @@ __attribute__((always_inline)) static inline void trig_flush(char *restrict tb, 
         /* each row's a, b, c, d = cos, −sin, sin, cos (ob_trig_store's values
         ** with θy = θx), four rows from the two results */
         ob_v4d ns = -vs;
-        ob_v4d x0 = __builtin_shuffle(vc, ns, (ob_v4l){0, 4, 2, 6}), x1 = __builtin_shuffle(vc, ns, (ob_v4l){1, 5, 3, 7});
-        ob_v4d y0 = __builtin_shuffle(vs, vc, (ob_v4l){0, 4, 2, 6}), y1 = __builtin_shuffle(vs, vc, (ob_v4l){1, 5, 3, 7});
-        ob_v4d r[4] = {__builtin_shuffle(x0, y0, (ob_v4l){0, 1, 4, 5}), __builtin_shuffle(x1, y1, (ob_v4l){0, 1, 4, 5}),
-                       __builtin_shuffle(x0, y0, (ob_v4l){2, 3, 6, 7}), __builtin_shuffle(x1, y1, (ob_v4l){2, 3, 6, 7})};
+        ob_v4d x0 = OB_SHUF4(vc, ns, 0, 4, 2, 6), x1 = OB_SHUF4(vc, ns, 1, 5, 3, 7);
+        ob_v4d y0 = OB_SHUF4(vs, vc, 0, 4, 2, 6), y1 = OB_SHUF4(vs, vc, 1, 5, 3, 7);
+        ob_v4d r[4] = {OB_SHUF4(x0, y0, 0, 1, 4, 5), OB_SHUF4(x1, y1, 0, 1, 4, 5),
+                       OB_SHUF4(x0, y0, 2, 3, 6, 7), OB_SHUF4(x1, y1, 2, 3, 6, 7)};
         const size_t oa = offsetof(ob_trig, a);
         if (n - l >= 4) {
             memcpy(tb + (uint32_t)idx[l] + oa, &r[0], sizeof r[0]);
@@ -1355,8 +1355,8 @@ __attribute__((always_inline)) static inline void walk_mul(ob_mat *restrict w, c
     ob_v2d sc = ob_v2_load(&ap->scale_x), xy = ob_v2_load(&ap->x), pt = ob_v2_load(&P->x);
     ob_v4d S = {sc[0], sc[1], sc[0], sc[1]}, XY = {xy[0], xy[1], xy[0], xy[1]};
     ob_v4d L = T * S;  /* localMatrix a, b, c, d */
-    ob_v4d A = __builtin_shuffle(Pm, (ob_v4l){0, 0, 2, 2}), B = __builtin_shuffle(Pm, (ob_v4l){1, 1, 3, 3});
-    ob_v4d L01 = __builtin_shuffle(L, (ob_v4l){0, 1, 0, 1}), L23 = __builtin_shuffle(L, (ob_v4l){2, 3, 2, 3});
+    ob_v4d A = OB_SHUF4(Pm, Pm, 0, 0, 2, 2), B = OB_SHUF4(Pm, Pm, 1, 1, 3, 3);
+    ob_v4d L01 = OB_SHUF4(L, L, 0, 1, 0, 1), L23 = OB_SHUF4(L, L, 2, 3, 2, 3);
     ob_v4d R = A * L01 + B * L23;
     ob_v4d Q = Pm * XY;  /* P.a·x, P.b·y, P.c·x, P.d·y */
     ob_v2d q0 = {Q[0], Q[2]}, q1 = {Q[1], Q[3]};
