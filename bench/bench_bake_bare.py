@@ -78,7 +78,11 @@ def main():
                     help="keyed on every bone, of rotate,translate,scale,shear (inherit keys always)")
     a = ap.parse_args()
     dt, n = 1 / 60, a.frames
-    doc = openbone.import_skeleton_json(rig(tuple(a.channels.split(","))), curves="spine")
+    channels = tuple(a.channels.split(","))
+    unknown = sorted(set(channels) - {"rotate", "translate", "scale", "shear"})
+    if unknown:
+        ap.error(f"--channels: unknown {', '.join(unknown)} (choose from rotate,translate,scale,shear)")
+    doc = openbone.import_skeleton_json(rig(channels), curves="spine")
     nb = len(doc.bones)
 
     def fresh():

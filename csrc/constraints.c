@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "constraints.h"
+#include "curve_spine.h"
 
 /* §7.2 core/setup.ts:setupWorld: every bone's setup local pose through
 ** boneWorld with its data inherit, roots under identity (root applied at use). */
@@ -47,7 +48,12 @@ int ob_constraints_create(ob_instance *inst)
     size_t nbones = (size_t)doc->bone_count + 1, ncons = (size_t)doc->constraint_count + 1;
     s->physics = calloc(ncons, sizeof *s->physics);
     s->spine_physics = calloc(ncons, sizeof *s->spine_physics);
-    s->setup_world = calloc(nbones, sizeof *s->setup_world);
+    /* §7.2 setupWorld: read only by the OpenBone model's world-relative transform
+    ** constraints (transform.c), so only its documents with one keep it (issue 17: memory) */
+    int need_setup_world = 0;
+    for (int32_t c = 0; c < doc->constraint_count && doc->pose_model != OB_POSE_MODEL_SPINE; c++)
+        need_setup_world |= doc->constraints[c].kind == OB_CON_TRANSFORM;
+    s->setup_world = calloc(need_setup_world ? nbones : 1, sizeof *s->setup_world);
     s->path_world = calloc(2 * (size_t)nv + 2, sizeof *s->path_world);
     s->path_vertices = calloc(2 * (size_t)nv + 2, sizeof *s->path_vertices);
     s->path_table = calloc(32 * ((size_t)nv / 3 + 1) + 1, sizeof *s->path_table);
@@ -60,9 +66,11 @@ int ob_constraints_create(ob_instance *inst)
     s->path_bone_k = calloc((size_t)nb + 1, sizeof *s->path_bone_k);
     s->path_trig = calloc(12 * ((size_t)nb + 4), sizeof *s->path_trig);
     s->path_kind = calloc((size_t)nb + 1, 1);
-    s->saved_pose = calloc(nbones, sizeof *s->saved_pose);
-    s->saved_inherit = calloc(nbones, 1);
-    s->keyed_inherit = calloc(nbones, 1);
+    /* §7.5: the additive sliders' scratch, only for a document with sliders (issue 17: memory) */
+    size_t nsave = doc->slider_count > 0 ? nbones : 1;
+    s->saved_pose = calloc(nsave, sizeof *s->saved_pose);
+    s->saved_inherit = calloc(nsave, 1);
+    s->keyed_inherit = calloc(nsave, 1);
     size_t nflags = 1;
     for (int32_t c = 0; c < doc->constraint_count; c++)
         nflags += doc->constraints[c].bone_count > 0 ? (size_t)doc->constraints[c].bone_count : 1;
@@ -153,7 +161,7 @@ int ob_constraints_create(ob_instance *inst)
         !s->path_lengths || !s->path_dist || !s->path_points || !s->path_bones || !s->spine_positions || !s->path_bone_k || !s->path_trig || !s->path_kind || !s->saved_pose ||
         !s->saved_inherit || !s->keyed_inherit)
         return -1;  /* freed by ob_constraints_free via ob_instance_free */
-    setup_world(doc, s->setup_world);  /* §7.2: computed once and cached */
+    if (need_setup_world) setup_world(doc, s->setup_world);  /* §7.2: computed once and cached */
     for (int32_t c = 0; c < doc->constraint_count; c++) {
         s->spine_physics[c].reset = 1;
         s->spine_physics[c].pow_step = NAN;  /* no damping^(60·step) cached yet */

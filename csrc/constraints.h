@@ -50,7 +50,7 @@ typedef struct ob_path_point { double x, y, tx, ty; } ob_path_point;
 typedef struct ob_constraint_state {
     ob_physics_state *physics;   /* per constraint (used by physics ones) */
     ob_spine_physics *spine_physics; /* per constraint, the Spine pose model's */
-    ob_mat *setup_world;         /* per bone: §7.2 setupWorld without root */
+    ob_mat *setup_world;         /* per bone: §7.2 setupWorld without root (OpenBone-model transforms only) */
     /* §7.3 scratch, sized for the largest path attachment / constraint */
     float *path_world;           /* 2 per vertex */
     double *path_vertices;       /* the same as doubles */
