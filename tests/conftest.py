@@ -28,6 +28,15 @@ def reference(*parts) -> Path:
     return path
 
 
+def has_avx2() -> bool:
+    """Whether this CPU has AVX2 (the width tests build an AVX2 variant only then)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            return " avx2" in f.read()
+    except OSError:
+        return False
+
+
 def make_doc(skeleton=None, **extra):
     """A minimal valid document dict with the given skeleton parts."""
     d = {"format": "openbone", "version": 1, "name": "t", "width": 100, "height": 100, "fps": 30,

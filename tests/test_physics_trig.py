@@ -8,15 +8,9 @@ import subprocess
 
 import pytest
 
+from conftest import has_avx2
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def has_avx2():
-    try:
-        with open("/proc/cpuinfo") as f:
-            return " avx2" in f.read()
-    except OSError:
-        return False
 
 
 @pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")

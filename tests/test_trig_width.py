@@ -13,15 +13,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from conftest import has_avx2
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def has_avx2():
-    try:
-        with open("/proc/cpuinfo") as f:
-            return " avx2" in f.read()
-    except OSError:
-        return False
 
 
 @pytest.mark.skipif(shutil.which("gcc") is None or shutil.which("pkg-config") is None, reason="needs gcc")
