@@ -193,6 +193,15 @@ typedef struct ph_lane {
     double m, e, w, g, h;        /* the rotate/scale loop's constants */
 } ph_lane;
 
+#if defined(__GNUC__) && !defined(__clang__)
+/* GCC cannot see that a lane is read only after ph_begin filled it (a member
+** ph_begin finishes at once is in neither live nor at): its
+** -Wmaybe-uninitialized reports here are false, and zeroing the lanes would
+** cost every update */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
 /* the member's angles: ang[0], and ang[4] for the second of the final rotation */
 PH_INLINE int ph_finish(ph_lane *L)
 {
@@ -516,6 +525,9 @@ __attribute__((target("avx2"))) static void ph_group_avx2(ob_instance *inst, con
 #define PH_AVX2_HERE() 0
 #endif
 static void ph_group_base(ob_instance *inst, const int32_t *member, int n) { ph_group(inst, member, n, 0); }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 void ob_apply_physics_spine(ob_instance *inst, int32_t c)
 {
