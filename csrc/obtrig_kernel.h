@@ -7,6 +7,13 @@
 /* m ? a : b, lane by lane (a macro: no vector is passed by value, whose
 ** ABI GCC notes for the four-lane width) */
 #define OB_TK_SEL(m, a, b) ((OB_TK_V)(((OB_TK_L)(a) & (m)) | ((OB_TK_L)(b) & ~(m))))
+/* whether any lane of a mask is set: four lanes or-ed in two shuffles, two
+** lanes or-ed */
+#if OB_TK_N == 4
+#define OB_TK_ANY(m) ({ OB_TK_L any_ = (m) | OB_SHUF4(m, m, 2, 3, 0, 1); any_ |= OB_SHUF4(any_, any_, 1, 0, 3, 2); any_[0] != 0; })
+#else
+#define OB_TK_ANY(m) (((m)[0] | (m)[1]) != 0)
+#endif
 
 __attribute__((always_inline)) static inline void OB_TK_SINCOS(const OB_TK_V *xp, OB_TK_V *sin_out, OB_TK_V *cos_out)
 {
@@ -38,14 +45,11 @@ __attribute__((always_inline)) static inline void OB_TK_SINCOS(const OB_TK_V *xp
     OB_TK_V hz = z * 0.5, w = 1.0 - hz;
     OB_TK_V c = w + (((1.0 - w) - hz) + z * z * pc);
     /* quadrant: odd swaps; sin negated for 2, 3; cos negated for 1, 2 */
-    OB_TK_L odd = -(quad & 1);
-    OB_TK_V so = OB_TK_SEL(odd, c, s), co = OB_TK_SEL(odd, s, c);
-    so = (OB_TK_V)((OB_TK_L)so ^ ((quad & 2) << 62));
-    co = (OB_TK_V)((OB_TK_L)co ^ (((quad ^ (quad >> 1)) & 1) << 63));
+    OB_TK_L sw = ((OB_TK_L)s ^ (OB_TK_L)c) & -(quad & 1);  /* odd: s and c swapped by one xor each */
+    OB_TK_V so = (OB_TK_V)((OB_TK_L)s ^ sw ^ ((quad << 62) & INT64_MIN));
+    OB_TK_V co = (OB_TK_V)((OB_TK_L)c ^ sw ^ (((quad + 1) << 62) & INT64_MIN));  /* (q ^ q >> 1) & 1 = ((q + 1) & 2) >> 1 */
     OB_TK_L big = ~((OB_TK_V)((OB_TK_L)x & INT64_MAX) <= OB_TRIG_SIN_COS_MAX);  /* NaN, ±inf, huge */
-    int64_t any = 0;
-    for (int i = 0; i < OB_TK_N; i++) any |= big[i];
-    if (__builtin_expect(any != 0, 0)) {
+    if (__builtin_expect(OB_TK_ANY(big), 0)) {
         for (int i = 0; i < OB_TK_N; i++)
             if (big[i]) { so[i] = sin(x[i]); co[i] = cos(x[i]); }
     }
@@ -77,21 +81,17 @@ __attribute__((always_inline)) static inline void OB_TK_ATAN2(const OB_TK_V *yp,
     /* the result is m·π/4 ± p, m from the octant (m·π/4 as head + tail):
     ** |y| > |x| gives π/2 − p, x < 0 (−0 too) π − p, both π/2 + p; the
     ** reduction adds π/4 with p's sign */
-    static const double head[5] = {0, 0x1.921fb54442d18p-1, 0x1.921fb54442d18p+0, 0x1.2d97c7f3321d2p+1,
-                                   0x1.921fb54442d18p+1};
-    static const double tail[5] = {0, 0x1.1a62633145c07p-55, 0x1.1a62633145c07p-54, 0x1.a79394c9e8a0ap-54,
-                                   0x1.1a62633145c07p-53};
     OB_TK_L xneg = ((OB_TK_L)x & INT64_MIN) != 0;
     OB_TK_L neg = yb ^ xneg;
     OB_TK_L m = (yb & 2) + (xneg & ~yb & 4) + (red & ((neg & -2) + 1));
-    OB_TK_V hi, lo;
-    for (int i = 0; i < OB_TK_N; i++) { hi[i] = head[m[i]]; lo[i] = tail[m[i]]; }
+    /* m·π/4 as head + tail: m times π/4's head and tail (exact for m ≤ 4: the
+    ** values a table would hold), m as a double by the 2^52 trick */
+    OB_TK_V mf = (OB_TK_V)(m | 0x4330000000000000) - 0x1p52;
+    OB_TK_V hi = mf * 0x1.921fb54442d18p-1, lo = mf * 0x1.1a62633145c07p-55;
     OB_TK_V r = hi + (lo + (OB_TK_V)((OB_TK_L)p ^ (neg & INT64_MIN)));
     r = (OB_TK_V)((OB_TK_L)r | ((OB_TK_L)y & INT64_MIN));  /* r ≥ 0 here: the sign of y */
     OB_TK_L odd = ~(ax <= 0x1.fffffffffffffp+1023) | ~(ay <= 0x1.fffffffffffffp+1023);  /* NaN, ±inf */
-    int64_t any = 0;
-    for (int i = 0; i < OB_TK_N; i++) any |= odd[i];
-    if (__builtin_expect(any != 0, 0)) {
+    if (__builtin_expect(OB_TK_ANY(odd), 0)) {
         for (int i = 0; i < OB_TK_N; i++)
             if (odd[i]) r[i] = atan2(y[i], x[i]);
     }
@@ -99,3 +99,4 @@ __attribute__((always_inline)) static inline void OB_TK_ATAN2(const OB_TK_V *yp,
 }
 
 #undef OB_TK_SEL
+#undef OB_TK_ANY

@@ -9,7 +9,6 @@
 #include "constraints.h"
 #include "curve_spine.h"
 #include "timeline.h"
-#include "physics_trig.h"
 
 static double clamp01(double v) { return v < 0 ? 0 : v > 1 ? 1 : v; }
 
@@ -456,11 +455,11 @@ __attribute__((always_inline)) static inline void ph_group(ob_instance *inst, co
         if (wide) {
             ob_v4d vy, vx, r;
             PH_V4_LOAD(vy, y), PH_V4_LOAD(vx, x);
-            ph_atan2_4(&vy, &vx, &r);
+            ob_atan2_v4p(&vy, &vx, &r);
             PH_V4_STORE(ra, r);
             if (at > 3) {
                 PH_V4_LOAD(vy, y + 4), PH_V4_LOAD(vx, x + 4);
-                ph_atan2_4(&vy, &vx, &r);
+                ob_atan2_v4p(&vy, &vx, &r);
                 PH_V4_STORE(ra + 4, r);
             }
         } else {
@@ -480,12 +479,12 @@ __attribute__((always_inline)) static inline void ph_group(ob_instance *inst, co
         if (wide) {
             ob_v4d va, vs, vc;
             PH_V4_LOAD(va, ang);
-            ph_sincos4(&va, &vs, &vc);
+            ob_sincos_v4p(&va, &vs, &vc);
             PH_V4_STORE(sn, vs);
             PH_V4_STORE(cs, vc);
             if (two) {
                 PH_V4_LOAD(va, ang + 4);
-                ph_sincos4(&va, &vs, &vc);
+                ob_sincos_v4p(&va, &vs, &vc);
                 PH_V4_STORE(sn + 4, vs);
                 PH_V4_STORE(cs + 4, vc);
             }
