@@ -443,7 +443,14 @@ __attribute__((always_inline)) static inline void ph_group(ob_instance *inst, co
 {
     ph_lane L[OB_PHYSICS_GROUP];
     int ph[OB_PHYSICS_GROUP];
-    double y[8] = {0}, x[8] = {0}, ang[8] = {0}, sn[8], cs[8], ra[8];  /* (spare lanes: atan2(0, 0), sin/cos 0) */
+    double y[8], x[8], ang[8], sn[8], cs[8], ra[8];  /* (spare lanes: atan2(0, 0), sin/cos 0) */
+    if (wide) {  /* issue 17 (phys6): zeroed four lanes a store */
+        const ob_v4d z = {0, 0, 0, 0};
+        PH_V4_STORE(y, z), PH_V4_STORE(y + 4, z), PH_V4_STORE(x, z), PH_V4_STORE(x + 4, z);
+        PH_V4_STORE(ang, z), PH_V4_STORE(ang + 4, z);
+    } else {
+        memset(y, 0, sizeof y), memset(x, 0, sizeof x), memset(ang, 0, sizeof ang);
+    }
     unsigned live = 0, two = 0, at = 0;  /* bit k: member k not done, at PH_FINAL2, at PH_ATAN2 */
     for (int k = 0; k < n; k++) {
         int p = ph[k] = ph_begin(&L[k], inst, member[k], y + 2 * k, x + 2 * k, ang + k);
