@@ -186,9 +186,11 @@ typedef struct ph_lane {
     const double *v;
     ob_spine_physics *s;
     ob_mat *bone;
-    int32_t c, b;
-    int rsx, scale_x;
+    int32_t c;
+    int rsx;
     double mix, l, i, t, d, mr, ca, dx, dy, a, hk;  /* hk: length / referenceScale (creation) */
+    int32_t b;
+    int scale_x;  /* issue 17 (phys6): not next to c and rsx, which GCC otherwise packs in a vector to store */
     double m, e, w, g, h;        /* the rotate/scale loop's constants */
 } ph_lane;
 
