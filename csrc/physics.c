@@ -188,10 +188,12 @@ typedef struct ph_lane {
     ob_mat *bone;
     int32_t c;
     int rsx;
-    double mix, l, i, t, d, mr, ca, dx, dy, a, hk;  /* hk: length / referenceScale (creation) */
+    /* m, e, w, g, h: the rotate/scale loop's constants; hk: length / referenceScale (creation).
+    ** issue 17 (phys6): the fields one continuation stores are not next to each other (m, e, w, g
+    ** and h; c, b, rsx and scale_x), else GCC packs them into a vector by shuffles to store them */
+    double mix, d, l, hk, i, m, t, e, dx, w, dy, g, mr, h, ca, a;
     int32_t b;
-    int scale_x;  /* issue 17 (phys6): not next to c and rsx, which GCC otherwise packs in a vector to store */
-    double m, e, w, g, h;        /* the rotate/scale loop's constants */
+    int scale_x;
 } ph_lane;
 
 #if defined(__GNUC__) && !defined(__clang__)
