@@ -319,7 +319,6 @@ PH_INLINE int ph_after_first(ph_lane *L, double sn, double cs, double *ang)
     double a = L->a = s->remaining;
     if (a >= L->t) {
         const double *v = L->v;
-        if (L->d == -1) L->d = spine_decay(s, v[OB_CV_DAMPING], L->t);
         L->m = (1 / v[OB_CV_MASS]) * L->t;
         L->e = v[OB_CV_STRENGTH];
         L->w = v[OB_CV_WIND];
@@ -381,7 +380,10 @@ PH_INLINE int ph_begin(ph_lane *L, ob_instance *inst, int32_t c, double *y, doub
         s->uy = by;
         return ph_tail(L, ang);
     }
-    double i = L->i = v[OB_CV_INERTIA], t = L->t = step, f = doc->reference_scale, d = -1;
+    double i = L->i = v[OB_CV_INERTIA], t = L->t = step, f = doc->reference_scale, d = 0;
+    /* issue 17 (phys6): the decay once for every channel (the same a, so the same test as the
+    ** rotate/scale loop's in ph_after_first) */
+    if (a >= t) d = spine_decay(s, v[OB_CV_DAMPING], t);
     double qx = cd->plimit * delta, qy = qx;  /* × |skeleton scale| = 1 */
     if (px || py) {
         if (px) {
@@ -393,7 +395,6 @@ PH_INLINE int ph_begin(ph_lane *L, ob_instance *inst, int32_t c, double *y, doub
             s->uy = by;
         }
         if (a >= t) {
-            d = spine_decay(s, v[OB_CV_DAMPING], t);
             double m = (1 / v[OB_CV_MASS]) * t, e = v[OB_CV_STRENGTH], w = v[OB_CV_WIND] * f,
                    g = v[OB_CV_GRAVITY] * f;
             double xo = s->x_offset, xv = s->x_velocity, yo = s->y_offset, yv = s->y_velocity;
