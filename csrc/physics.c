@@ -175,7 +175,8 @@ static inline double ph_ceil(double x)
 ** own fixed lanes (no packing, no result pointers), one pass per round on
 ** all lanes: four-lane calls where the CPU has AVX2, pairs on the SSE2
 ** baseline.  The trig is lane-independent: the same bits. */
-enum { PH_DONE, PH_ATAN2, PH_FIRST, PH_LOOP, PH_FINAL, PH_FINAL2 };  /* FINAL2: two final angles */
+enum { PH_DONE, PH_ATAN2, PH_FIRST, PH_LOOP, PH_FINAL, PH_FINAL2, PH_FINALX };  /* FINAL2: two final angles;
+    ** issue 17 (phys6): FINALX: shearX only (the X axis), FINAL: rotate only (both axes) */
 
 /* (inlined into each ph_group variant: AVX2's three-operand forms there) */
 #define PH_INLINE __attribute__((always_inline)) static inline
@@ -240,6 +241,7 @@ PH_INLINE int ph_tail(ph_lane *L, double *ang)
             return PH_FINAL2;
         } else {
             ang[0] = 0 + o * cd->pshear_x;
+            return PH_FINALX;
         }
     } else {
         ang[0] = o * cd->protate;
@@ -247,13 +249,13 @@ PH_INLINE int ph_tail(ph_lane *L, double *ang)
     return PH_FINAL;
 }
 
-PH_INLINE int ph_after_final(ph_lane *L, const double *sn, const double *cs)
+/* ph: the member's state, PH_FINAL, PH_FINAL2 or PH_FINALX (ph_tail's tests of protate and pshearX) */
+PH_INLINE int ph_after_final(ph_lane *L, const double *sn, const double *cs, int ph)
 {
-    const ob_constraint_data *cd = L->cd;
     ob_mat *bone = L->bone;
     double s0 = sn[0], c0 = cs[0], a = bone->a, b = bone->b, c = bone->c, d = bone->d;
-    if (cd->pshear_x > 0) {
-        if (cd->protate > 0) {
+    if (ph != PH_FINAL) {
+        if (ph == PH_FINAL2) {
             bone->b = c0 * b - s0 * d;
             bone->d = s0 * b + c0 * d;
             s0 = sn[4];
@@ -515,7 +517,7 @@ __attribute__((always_inline)) static inline void ph_group(ob_instance *inst, co
             int k = __builtin_ctz(m), p;
             if (ph[k] == PH_LOOP) p = ph_loop(&L[k], cs[k], sn[k], ang + k);
             else if (ph[k] == PH_FIRST) p = ph_after_first(&L[k], sn[k], cs[k], ang + k);
-            else p = ph_after_final(&L[k], sn + k, cs + k);  /* PH_FINAL, PH_FINAL2 */
+            else p = ph_after_final(&L[k], sn + k, cs + k, ph[k]);  /* PH_FINAL, PH_FINAL2, PH_FINALX */
             ph[k] = p;
             next |= (unsigned)(p != PH_DONE) << k;
             two |= (unsigned)(p == PH_FINAL2) << k;
