@@ -272,21 +272,23 @@ PH_INLINE int ph_after_final(ph_lane *L, const double *sn, const double *cs, int
     return ph_finish(L);
 }
 
-/* the rotate/scale steps from L->a on, with cos/sin (cs, sn) of the current angle */
-PH_INLINE int ph_loop(ph_lane *L, double cs, double sn, double *ang)
+/* the rotate/scale steps from L->a on, with cos/sin (cs, sn) of the current angle; sx, rs: the
+** member's scale_x and rsx (issue 17 (phys6): constants for a rotate-only member, the common one) */
+PH_INLINE int ph_loop_k(ph_lane *L, double cs, double sn, double *ang, const int sx, const int rs)
 {
     ob_spine_physics *s = L->s;
     double t = L->t, m = L->m, e = L->e, w = L->w, g = L->g, h = L->h, d = L->d, a = L->a;
-    double so = s->scale_offset, sv = s->scale_velocity, ro = s->rotate_offset, rv = s->rotate_velocity;
+    double so = 0, sv = 0, ro = s->rotate_offset, rv = s->rotate_velocity;
+    if (sx) so = s->scale_offset, sv = s->scale_velocity;
     int more = 0;
     for (;;) {
         a -= t;
-        if (L->scale_x) {
+        if (sx) {
             sv += (w * cs - g * sn - so * e) * m;
             so += sv * t;
             sv *= d;
         }
-        if (L->rsx) {
+        if (rs) {
             rv -= ((w * sn + g * cs) * h + ro * e) * m;
             ro += rv * t;
             rv *= d;
@@ -298,8 +300,10 @@ PH_INLINE int ph_loop(ph_lane *L, double cs, double sn, double *ang)
             break;
         }
     }
-    s->scale_offset = so;
-    s->scale_velocity = sv;
+    if (sx) {
+        s->scale_offset = so;
+        s->scale_velocity = sv;
+    }
     s->rotate_offset = ro;
     s->rotate_velocity = rv;
     if (more) {
@@ -308,6 +312,13 @@ PH_INLINE int ph_loop(ph_lane *L, double cs, double sn, double *ang)
     }
     s->remaining = a;
     return ph_tail(L, ang);
+}
+
+/* (a member here steps rotation or scale: no scale_x, so rsx) */
+PH_INLINE int ph_loop(ph_lane *L, double cs, double sn, double *ang)
+{
+    if (L->scale_x) return ph_loop_k(L, cs, sn, ang, 1, L->rsx);
+    return ph_loop_k(L, cs, sn, ang, 0, 1);
 }
 
 PH_INLINE int ph_after_first(ph_lane *L, double sn, double cs, double *ang)
