@@ -206,13 +206,15 @@ typedef struct ph_lane {
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
 
-/* the member's angles: ang[0], and ang[4] for the second of the final rotation */
-PH_INLINE int ph_finish(ph_lane *L)
+/* the member's angles: ang[0], and ang[4] for the second of the final rotation.
+** issue 17 (phys6): sx, rs (the ..._k forms): the member's scale_x and rsx, constants where the
+** caller knows them (a rotate-only member's steps: no flag tests, no scale state) */
+PH_INLINE int ph_finish_k(ph_lane *L, const int sx)
 {
     ob_spine_physics *s = L->s;
     ob_mat *bone = L->bone;
     double ba = bone->a, bc = bone->c;
-    if (L->scale_x) {
+    if (sx) {
         double sc = 1 + s->scale_offset * L->mix * L->cd->pscale_x;
         ba *= sc;
         bc *= sc;
@@ -225,13 +227,15 @@ PH_INLINE int ph_finish(ph_lane *L)
     return PH_DONE;
 }
 
-PH_INLINE int ph_tail(ph_lane *L, double *ang)
+PH_INLINE int ph_finish(ph_lane *L) { return ph_finish_k(L, L->scale_x); }
+
+PH_INLINE int ph_tail_k(ph_lane *L, double *ang, const int sx, const int rs)
 {
     ob_spine_physics *s = L->s;
     const ob_constraint_data *cd = L->cd;
     s->cx = L->bone->x;
     s->cy = L->bone->y;
-    if (!L->rsx) return ph_finish(L);
+    if (!rs) return ph_finish_k(L, sx);
     double o = s->rotate_offset * L->mix;
     if (cd->pshear_x > 0) {
         if (cd->protate > 0) {  /* the Y axis by the rotation only, the X axis by rotation + shear */
@@ -248,6 +252,8 @@ PH_INLINE int ph_tail(ph_lane *L, double *ang)
     }
     return PH_FINAL;
 }
+
+PH_INLINE int ph_tail(ph_lane *L, double *ang) { return ph_tail_k(L, ang, L->scale_x, L->rsx); }
 
 /* ph: the member's state, PH_FINAL, PH_FINAL2 or PH_FINALX (ph_tail's tests of protate and pshearX) */
 PH_INLINE int ph_after_final(ph_lane *L, const double *sn, const double *cs, int ph)
@@ -272,8 +278,7 @@ PH_INLINE int ph_after_final(ph_lane *L, const double *sn, const double *cs, int
     return ph_finish(L);
 }
 
-/* the rotate/scale steps from L->a on, with cos/sin (cs, sn) of the current angle; sx, rs: the
-** member's scale_x and rsx (issue 17 (phys6): constants for a rotate-only member, the common one) */
+/* the rotate/scale steps from L->a on, with cos/sin (cs, sn) of the current angle */
 PH_INLINE int ph_loop_k(ph_lane *L, double cs, double sn, double *ang, const int sx, const int rs)
 {
     ob_spine_physics *s = L->s;
@@ -311,7 +316,7 @@ PH_INLINE int ph_loop_k(ph_lane *L, double cs, double sn, double *ang, const int
         return PH_LOOP;
     }
     s->remaining = a;
-    return ph_tail(L, ang);
+    return ph_tail_k(L, ang, sx, rs);
 }
 
 /* (a member here steps rotation or scale: no scale_x, so rsx) */
@@ -321,10 +326,10 @@ PH_INLINE int ph_loop(ph_lane *L, double cs, double sn, double *ang)
     return ph_loop_k(L, cs, sn, ang, 0, 1);
 }
 
-PH_INLINE int ph_after_first(ph_lane *L, double sn, double cs, double *ang)
+PH_INLINE int ph_after_first_k(ph_lane *L, double sn, double cs, double *ang, const int sx, const int rs)
 {
     ob_spine_physics *s = L->s;
-    if (L->scale_x) {  /* (rotateOrShearX: with scaleX only; else scaleX is set) */
+    if (sx) {  /* (rotateOrShearX: with scaleX only; else scaleX is set) */
         ob_mat *bone = L->bone;
         double r = L->l * sqrt(bone->a * bone->a + bone->c * bone->c);
         if (r > 0) s->scale_offset += (L->dx * cs + L->dy * sn) * L->i / r;
@@ -337,9 +342,16 @@ PH_INLINE int ph_after_first(ph_lane *L, double sn, double cs, double *ang)
         L->w = v[OB_CV_WIND];
         L->g = v[OB_CV_GRAVITY];
         L->h = L->hk;
-        return ph_loop(L, cs, sn, ang);
+        return ph_loop_k(L, cs, sn, ang, sx, rs);
     }
-    return ph_tail(L, ang);  /* (remaining = a: unchanged) */
+    return ph_tail_k(L, ang, sx, rs);  /* (remaining = a: unchanged) */
+}
+
+/* (as ph_loop: no scale_x, so rsx) */
+PH_INLINE int ph_after_first(ph_lane *L, double sn, double cs, double *ang)
+{
+    if (L->scale_x) return ph_after_first_k(L, sn, cs, ang, 1, L->rsx);
+    return ph_after_first_k(L, sn, cs, ang, 0, 1);
 }
 
 PH_INLINE int ph_after_atan2(ph_lane *L, double ca, double ta, double *ang, const int wide)
@@ -444,7 +456,7 @@ PH_INLINE int ph_begin(ph_lane *L, ob_instance *inst, int32_t c, double *y, doub
         return PH_ATAN2;
     }
     s->remaining = a;
-    return ph_tail(L, ang);
+    return ph_tail_k(L, ang, 0, 0);  /* (neither rsx nor scale_x) */
 }
 
 
