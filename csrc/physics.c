@@ -175,8 +175,10 @@ static inline double ph_ceil(double x)
 ** own fixed lanes (no packing, no result pointers), one pass per round on
 ** all lanes: four-lane calls where the CPU has AVX2, pairs on the SSE2
 ** baseline.  The trig is lane-independent: the same bits. */
-enum { PH_DONE, PH_ATAN2, PH_FIRST, PH_LOOP, PH_FINAL, PH_FINAL2, PH_FINALX };  /* FINAL2: two final angles;
-    ** issue 17 (phys6): FINALX: shearX only (the X axis), FINAL: rotate only (both axes) */
+/* FINAL2: two final angles.  issue 17 (phys6): the state also says what the continuation would
+** otherwise test: FINALX shearX only (the X axis), FINAL rotate only (both axes); LOOPS the steps
+** with scaleX, LOOP without (rotate only) */
+enum { PH_DONE, PH_ATAN2, PH_FIRST, PH_LOOP, PH_FINAL, PH_FINAL2, PH_FINALX, PH_LOOPS };
 
 /* (inlined into each ph_group variant: AVX2's three-operand forms there) */
 #define PH_INLINE __attribute__((always_inline)) static inline
@@ -313,17 +315,10 @@ PH_INLINE int ph_loop_k(ph_lane *L, double cs, double sn, double *ang, const int
     s->rotate_velocity = rv;
     if (more) {
         L->a = a;
-        return PH_LOOP;
+        return sx ? PH_LOOPS : PH_LOOP;  /* (LOOPS: with scale_x) */
     }
     s->remaining = a;
     return ph_tail_k(L, ang, sx, rs);
-}
-
-/* (a member here steps rotation or scale: no scale_x, so rsx) */
-PH_INLINE int ph_loop(ph_lane *L, double cs, double sn, double *ang)
-{
-    if (L->scale_x) return ph_loop_k(L, cs, sn, ang, 1, L->rsx);
-    return ph_loop_k(L, cs, sn, ang, 0, 1);
 }
 
 PH_INLINE int ph_after_first_k(ph_lane *L, double sn, double cs, double *ang, const int sx, const int rs)
@@ -347,7 +342,7 @@ PH_INLINE int ph_after_first_k(ph_lane *L, double sn, double cs, double *ang, co
     return ph_tail_k(L, ang, sx, rs);  /* (remaining = a: unchanged) */
 }
 
-/* (as ph_loop: no scale_x, so rsx) */
+/* (a member here steps rotation or scale: no scale_x, so rsx; the same for PH_LOOP, PH_LOOPS) */
 PH_INLINE int ph_after_first(ph_lane *L, double sn, double cs, double *ang)
 {
     if (L->scale_x) return ph_after_first_k(L, sn, cs, ang, 1, L->rsx);
@@ -538,8 +533,9 @@ __attribute__((always_inline)) static inline void ph_group(ob_instance *inst, co
         two = 0;
         for (unsigned m = live; m; m &= m - 1) {
             int k = __builtin_ctz(m), p;
-            if (ph[k] == PH_LOOP) p = ph_loop(&L[k], cs[k], sn[k], ang + k);
+            if (ph[k] == PH_LOOP) p = ph_loop_k(&L[k], cs[k], sn[k], ang + k, 0, 1);
             else if (ph[k] == PH_FIRST) p = ph_after_first(&L[k], sn[k], cs[k], ang + k);
+            else if (ph[k] == PH_LOOPS) p = ph_loop_k(&L[k], cs[k], sn[k], ang + k, 1, L[k].rsx);
             else p = ph_after_final(&L[k], sn + k, cs + k, ph[k]);  /* PH_FINAL, PH_FINAL2, PH_FINALX */
             ph[k] = p;
             next |= (unsigned)(p != PH_DONE) << k;
