@@ -175,7 +175,10 @@ static inline double ph_ceil(double x)
 ** own fixed lanes (no packing, no result pointers), one pass per round on
 ** all lanes: four-lane calls where the CPU has AVX2, pairs on the SSE2
 ** baseline.  The trig is lane-independent: the same bits. */
-enum { PH_DONE, PH_ATAN2, PH_FIRST, PH_LOOP, PH_FINAL, PH_FINAL2 };  /* FINAL2: two final angles */
+/* FINAL2: two final angles.  issue 17 (phys6): the state also says what the continuation would
+** otherwise test: FINALX shearX only (the X axis), FINAL rotate only (both axes); LOOPS the steps
+** with scaleX, LOOP without (rotate only) */
+enum { PH_DONE, PH_ATAN2, PH_FIRST, PH_LOOP, PH_FINAL, PH_FINAL2, PH_FINALX, PH_LOOPS };
 
 /* (inlined into each ph_group variant: AVX2's three-operand forms there) */
 #define PH_INLINE __attribute__((always_inline)) static inline
@@ -186,10 +189,14 @@ typedef struct ph_lane {
     const double *v;
     ob_spine_physics *s;
     ob_mat *bone;
-    int32_t c, b;
-    int rsx, scale_x;
-    double mix, l, i, t, d, mr, ca, dx, dy, a, hk;  /* hk: length / referenceScale (creation) */
-    double m, e, w, g, h;        /* the rotate/scale loop's constants */
+    int32_t c;
+    int rsx;
+    /* m, e, w, g, h: the rotate/scale loop's constants; hk: length / referenceScale (creation).
+    ** issue 17 (phys6): the fields one continuation stores are not next to each other (m, e, w, g
+    ** and h; c, b, rsx and scale_x), else GCC packs them into a vector by shuffles to store them */
+    double mix, d, l, hk, i, m, t, e, dx, w, dy, g, mr, h, ca, a;
+    int32_t b;
+    int scale_x;
 } ph_lane;
 
 #if defined(__GNUC__) && !defined(__clang__)
@@ -201,13 +208,15 @@ typedef struct ph_lane {
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
 
-/* the member's angles: ang[0], and ang[4] for the second of the final rotation */
-PH_INLINE int ph_finish(ph_lane *L)
+/* the member's angles: ang[0], and ang[4] for the second of the final rotation.
+** issue 17 (phys6): sx, rs (the ..._k forms): the member's scale_x and rsx, constants where the
+** caller knows them (a rotate-only member's steps: no flag tests, no scale state) */
+PH_INLINE int ph_finish_k(ph_lane *L, const int sx)
 {
     ob_spine_physics *s = L->s;
     ob_mat *bone = L->bone;
     double ba = bone->a, bc = bone->c;
-    if (L->scale_x) {
+    if (sx) {
         double sc = 1 + s->scale_offset * L->mix * L->cd->pscale_x;
         ba *= sc;
         bc *= sc;
@@ -220,13 +229,15 @@ PH_INLINE int ph_finish(ph_lane *L)
     return PH_DONE;
 }
 
-PH_INLINE int ph_tail(ph_lane *L, double *ang)
+PH_INLINE int ph_finish(ph_lane *L) { return ph_finish_k(L, L->scale_x); }
+
+PH_INLINE int ph_tail_k(ph_lane *L, double *ang, const int sx, const int rs)
 {
     ob_spine_physics *s = L->s;
     const ob_constraint_data *cd = L->cd;
     s->cx = L->bone->x;
     s->cy = L->bone->y;
-    if (!L->rsx) return ph_finish(L);
+    if (!rs) return ph_finish_k(L, sx);
     double o = s->rotate_offset * L->mix;
     if (cd->pshear_x > 0) {
         if (cd->protate > 0) {  /* the Y axis by the rotation only, the X axis by rotation + shear */
@@ -236,6 +247,7 @@ PH_INLINE int ph_tail(ph_lane *L, double *ang)
             return PH_FINAL2;
         } else {
             ang[0] = 0 + o * cd->pshear_x;
+            return PH_FINALX;
         }
     } else {
         ang[0] = o * cd->protate;
@@ -243,13 +255,15 @@ PH_INLINE int ph_tail(ph_lane *L, double *ang)
     return PH_FINAL;
 }
 
-PH_INLINE int ph_after_final(ph_lane *L, const double *sn, const double *cs)
+PH_INLINE int ph_tail(ph_lane *L, double *ang) { return ph_tail_k(L, ang, L->scale_x, L->rsx); }
+
+/* ph: the member's state, PH_FINAL, PH_FINAL2 or PH_FINALX (ph_tail's tests of protate and pshearX) */
+PH_INLINE int ph_after_final(ph_lane *L, const double *sn, const double *cs, int ph)
 {
-    const ob_constraint_data *cd = L->cd;
     ob_mat *bone = L->bone;
     double s0 = sn[0], c0 = cs[0], a = bone->a, b = bone->b, c = bone->c, d = bone->d;
-    if (cd->pshear_x > 0) {
-        if (cd->protate > 0) {
+    if (ph != PH_FINAL) {
+        if (ph == PH_FINAL2) {
             bone->b = c0 * b - s0 * d;
             bone->d = s0 * b + c0 * d;
             s0 = sn[4];
@@ -267,20 +281,21 @@ PH_INLINE int ph_after_final(ph_lane *L, const double *sn, const double *cs)
 }
 
 /* the rotate/scale steps from L->a on, with cos/sin (cs, sn) of the current angle */
-PH_INLINE int ph_loop(ph_lane *L, double cs, double sn, double *ang)
+PH_INLINE int ph_loop_k(ph_lane *L, double cs, double sn, double *ang, const int sx, const int rs)
 {
     ob_spine_physics *s = L->s;
     double t = L->t, m = L->m, e = L->e, w = L->w, g = L->g, h = L->h, d = L->d, a = L->a;
-    double so = s->scale_offset, sv = s->scale_velocity, ro = s->rotate_offset, rv = s->rotate_velocity;
+    double so = 0, sv = 0, ro = s->rotate_offset, rv = s->rotate_velocity;
+    if (sx) so = s->scale_offset, sv = s->scale_velocity;
     int more = 0;
     for (;;) {
         a -= t;
-        if (L->scale_x) {
+        if (sx) {
             sv += (w * cs - g * sn - so * e) * m;
             so += sv * t;
             sv *= d;
         }
-        if (L->rsx) {
+        if (rs) {
             rv -= ((w * sn + g * cs) * h + ro * e) * m;
             ro += rv * t;
             rv *= d;
@@ -292,22 +307,24 @@ PH_INLINE int ph_loop(ph_lane *L, double cs, double sn, double *ang)
             break;
         }
     }
-    s->scale_offset = so;
-    s->scale_velocity = sv;
+    if (sx) {
+        s->scale_offset = so;
+        s->scale_velocity = sv;
+    }
     s->rotate_offset = ro;
     s->rotate_velocity = rv;
     if (more) {
         L->a = a;
-        return PH_LOOP;
+        return sx ? PH_LOOPS : PH_LOOP;  /* (LOOPS: with scale_x) */
     }
     s->remaining = a;
-    return ph_tail(L, ang);
+    return ph_tail_k(L, ang, sx, rs);
 }
 
-PH_INLINE int ph_after_first(ph_lane *L, double sn, double cs, double *ang)
+PH_INLINE int ph_after_first_k(ph_lane *L, double sn, double cs, double *ang, const int sx, const int rs)
 {
     ob_spine_physics *s = L->s;
-    if (L->scale_x) {  /* (rotateOrShearX: with scaleX only; else scaleX is set) */
+    if (sx) {  /* (rotateOrShearX: with scaleX only; else scaleX is set) */
         ob_mat *bone = L->bone;
         double r = L->l * sqrt(bone->a * bone->a + bone->c * bone->c);
         if (r > 0) s->scale_offset += (L->dx * cs + L->dy * sn) * L->i / r;
@@ -315,15 +332,21 @@ PH_INLINE int ph_after_first(ph_lane *L, double sn, double cs, double *ang)
     double a = L->a = s->remaining;
     if (a >= L->t) {
         const double *v = L->v;
-        if (L->d == -1) L->d = spine_decay(s, v[OB_CV_DAMPING], L->t);
         L->m = (1 / v[OB_CV_MASS]) * L->t;
         L->e = v[OB_CV_STRENGTH];
         L->w = v[OB_CV_WIND];
         L->g = v[OB_CV_GRAVITY];
         L->h = L->hk;
-        return ph_loop(L, cs, sn, ang);
+        return ph_loop_k(L, cs, sn, ang, sx, rs);
     }
-    return ph_tail(L, ang);  /* (remaining = a: unchanged) */
+    return ph_tail_k(L, ang, sx, rs);  /* (remaining = a: unchanged) */
+}
+
+/* (a member here steps rotation or scale: no scale_x, so rsx; the same for PH_LOOP, PH_LOOPS) */
+PH_INLINE int ph_after_first(ph_lane *L, double sn, double cs, double *ang)
+{
+    if (L->scale_x) return ph_after_first_k(L, sn, cs, ang, 1, L->rsx);
+    return ph_after_first_k(L, sn, cs, ang, 0, 1);
 }
 
 PH_INLINE int ph_after_atan2(ph_lane *L, double ca, double ta, double *ang, const int wide)
@@ -377,7 +400,10 @@ PH_INLINE int ph_begin(ph_lane *L, ob_instance *inst, int32_t c, double *y, doub
         s->uy = by;
         return ph_tail(L, ang);
     }
-    double i = L->i = v[OB_CV_INERTIA], t = L->t = step, f = doc->reference_scale, d = -1;
+    double i = L->i = v[OB_CV_INERTIA], t = L->t = step, f = doc->reference_scale, d = 0;
+    /* issue 17 (phys6): the decay once for every channel (the same a, so the same test as the
+    ** rotate/scale loop's in ph_after_first) */
+    if (a >= t) d = spine_decay(s, v[OB_CV_DAMPING], t);
     double qx = cd->plimit * delta, qy = qx;  /* × |skeleton scale| = 1 */
     if (px || py) {
         if (px) {
@@ -389,7 +415,6 @@ PH_INLINE int ph_begin(ph_lane *L, ob_instance *inst, int32_t c, double *y, doub
             s->uy = by;
         }
         if (a >= t) {
-            d = spine_decay(s, v[OB_CV_DAMPING], t);
             double m = (1 / v[OB_CV_MASS]) * t, e = v[OB_CV_STRENGTH], w = v[OB_CV_WIND] * f,
                    g = v[OB_CV_GRAVITY] * f;
             double xo = s->x_offset, xv = s->x_velocity, yo = s->y_offset, yv = s->y_velocity;
@@ -426,7 +451,7 @@ PH_INLINE int ph_begin(ph_lane *L, ob_instance *inst, int32_t c, double *y, doub
         return PH_ATAN2;
     }
     s->remaining = a;
-    return ph_tail(L, ang);
+    return ph_tail_k(L, ang, 0, 0);  /* (neither rsx nor scale_x) */
 }
 
 
@@ -443,7 +468,14 @@ __attribute__((always_inline)) static inline void ph_group(ob_instance *inst, co
 {
     ph_lane L[OB_PHYSICS_GROUP];
     int ph[OB_PHYSICS_GROUP];
-    double y[8] = {0}, x[8] = {0}, ang[8] = {0}, sn[8], cs[8], ra[8];  /* (spare lanes: atan2(0, 0), sin/cos 0) */
+    double y[8], x[8], ang[8], sn[8], cs[8], ra[8];  /* (spare lanes: atan2(0, 0), sin/cos 0) */
+    if (wide) {  /* issue 17 (phys6): zeroed four lanes a store */
+        const ob_v4d z = {0, 0, 0, 0};
+        PH_V4_STORE(y, z), PH_V4_STORE(y + 4, z), PH_V4_STORE(x, z), PH_V4_STORE(x + 4, z);
+        PH_V4_STORE(ang, z), PH_V4_STORE(ang + 4, z);
+    } else {
+        memset(y, 0, sizeof y), memset(x, 0, sizeof x), memset(ang, 0, sizeof ang);
+    }
     unsigned live = 0, two = 0, at = 0;  /* bit k: member k not done, at PH_FINAL2, at PH_ATAN2 */
     for (int k = 0; k < n; k++) {
         int p = ph[k] = ph_begin(&L[k], inst, member[k], y + 2 * k, x + 2 * k, ang + k);
@@ -501,9 +533,10 @@ __attribute__((always_inline)) static inline void ph_group(ob_instance *inst, co
         two = 0;
         for (unsigned m = live; m; m &= m - 1) {
             int k = __builtin_ctz(m), p;
-            if (ph[k] == PH_LOOP) p = ph_loop(&L[k], cs[k], sn[k], ang + k);
+            if (ph[k] == PH_LOOP) p = ph_loop_k(&L[k], cs[k], sn[k], ang + k, 0, 1);
             else if (ph[k] == PH_FIRST) p = ph_after_first(&L[k], sn[k], cs[k], ang + k);
-            else p = ph_after_final(&L[k], sn + k, cs + k);  /* PH_FINAL, PH_FINAL2 */
+            else if (ph[k] == PH_LOOPS) p = ph_loop_k(&L[k], cs[k], sn[k], ang + k, 1, L[k].rsx);
+            else p = ph_after_final(&L[k], sn + k, cs + k, ph[k]);  /* PH_FINAL, PH_FINAL2, PH_FINALX */
             ph[k] = p;
             next |= (unsigned)(p != PH_DONE) << k;
             two |= (unsigned)(p == PH_FINAL2) << k;
