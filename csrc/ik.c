@@ -238,11 +238,51 @@ __attribute__((always_inline)) static inline void ik1_spine(ob_instance *inst, i
     ob_bone_world_spine(inst, b);
 }
 
-/* issue 17 (ik): ik1_spine inlined in ob_apply_ik_spine; this copy for ik2_spine's rare case */
-static __attribute__((noinline)) void ik1_spine_call(ob_instance *inst, int32_t b, double target_x, double target_y,
-                                                     int stretch, double alpha)
+/* issue 17 (ik6): ik1_spine's every case in one function (ik1_fast's others, ik2_spine's rare case) */
+static __attribute__((noinline)) void ik1_general(ob_instance *inst, int32_t b, double target_x, double target_y,
+                                                  int compress, int stretch, int uniform, double alpha, int need)
 {
-    ik1_spine(inst, b, target_x, target_y, 0, stretch, 0, alpha, 1);
+    ik1_spine(inst, b, target_x, target_y, compress, stretch, uniform, alpha, need);
+}
+
+/* issue 17 (ik6): ik1_spine's common case in a function of its own (its values
+** stay in registers): alpha 1, normal inherit, a parent, equal shears, the
+** applied pose not read later, |t|² in range: the trig-free world, with the
+** same operations in the same order as ik1_spine's; any other case (decided
+** before anything is written) goes to ik1_general, which starts over */
+static __attribute__((noinline)) void ik1_fast(ob_instance *inst, int32_t b, double target_x, double target_y,
+                                               int compress, int stretch, int uniform)
+{
+    const ob_document *doc = inst->doc;
+    int32_t pi = doc->bones[b].parent;
+    const ob_pose *ap = &inst->applied[b];
+    if (inst->inherit[b] != OB_INHERIT_NORMAL || pi < 0 || !ob_same_bits(ap->shear_x, ap->shear_y)) goto general;
+    const ob_mat P = inst->world[pi];
+    double pa = P.a, pb = P.b, pc = P.c, pd = P.d;
+    double x = target_x - P.x, y = target_y - P.y, d = pa * pd - pb * pc;
+    if (fabs(d) <= 0.0001) goto general;  /* (tx, ty) = 0: not trig-free */
+    double apx = ap->x, apy = ap->y, sx = ap->scale_x, sy = ap->scale_y;
+    double tx = (x * pd - y * pb) / d - apx, ty = (y * pa - x * pc) / d - apy;
+    int flip = sx < 0;
+    if (compress || stretch) {
+        double bl = doc->bones[b].length * sx;
+        if (bl > 0.0001) {
+            double dd = tx * tx + ty * ty;
+            if ((compress && dd < bl * bl) || (stretch && dd > bl * bl)) {
+                double s = (sqrt(dd) / bl - 1) + 1;  /* · alpha = 1: exact */
+                sx *= s;
+                if (uniform) sy *= s;
+            }
+        }
+    }
+    double h2 = tx * tx + ty * ty;
+    if (!(h2 > 1e-300 && h2 < 1e300)) goto general;
+    double h = sqrt(h2), cs = tx / h, sn = ty / h;
+    if (flip) cs = -cs, sn = -sn;
+    inst->world[b] = ob_mat_mul(P, (ob_mat){cs * sx, -sn * sy, sn * sx, cs * sy, apx, apy});
+    return;
+general:
+    ik1_general(inst, b, target_x, target_y, compress, stretch, uniform, 1, 0);
 }
 
 /* spine-core 4.2 IkConstraint.apply2: law of cosines in the parent's parent
@@ -319,7 +359,7 @@ __attribute__((always_inline)) static inline void ik2_spine(ob_instance *inst, i
     double dx = (x * d - y * b) * id - px, dy = (y * a - x * c) * id - py;
     double l1 = sqrt(dx * dx + dy * dy), l2 = doc->bones[child].length * csx, a1, a2;
     if (l1 < 0.0001) {
-        ik1_spine_call(inst, parent, target_x, target_y, stretch, alpha);
+        ik1_general(inst, parent, target_x, target_y, 0, stretch, 0, alpha, 1);
         ob_bone_world_with_spine(inst, child, (ob_pose){cx, cy, 0, c_sx, c_sy, c_hx, c_hy});
         return;
     }
@@ -477,6 +517,104 @@ __attribute__((always_inline)) static inline void ik2_spine(ob_instance *inst, i
     ob_bone_world_spine(inst, child);
 }
 
+/* issue 17 (ik6): ik2_spine's every case in one function (ik2_fast's others) */
+static __attribute__((noinline)) void ik2_general(ob_instance *inst, int32_t con, int32_t parent, int32_t child,
+                                                  double target_x, double target_y, double bend_dir, int stretch,
+                                                  int uniform, double softness, double alpha, int need_p, int need_c)
+{
+    ik2_spine(inst, con, parent, child, target_x, target_y, bend_dir, stretch, uniform, softness, alpha, need_p,
+              need_c);
+}
+
+/* issue 17 (ik6): ik2_spine's common case in a function of its own (its values
+** stay in registers): alpha 1, neither applied pose read later, both bones
+** normal, a uniform parent scale, equal child shears (shear X 0 when s2 = −1),
+** the law of cosines' in-range branch and its norms in range: the trig-free
+** worlds, with the same operations in the same order as ik2_spine's.  Any
+** other case (decided before anything is written) goes to ik2_general, which
+** starts over */
+static __attribute__((noinline)) void ik2_fast(ob_instance *inst, int32_t con, int32_t parent, int32_t child,
+                                               double target_x, double target_y, double bend_dir, int stretch,
+                                               int uniform, double softness)
+{
+    if (inst->inherit[parent] != OB_INHERIT_NORMAL || inst->inherit[child] != OB_INHERIT_NORMAL) return;
+    const ob_document *doc = inst->doc;
+    const ob_pose *ppp = &inst->applied[parent], *cpp = &inst->applied[child];
+    const double c_hx = cpp->shear_x, c_hy = cpp->shear_y;
+    double psx = ppp->scale_x, psy = ppp->scale_y, sx = psx, sy = psy, s2 = 1;
+    int flip1 = psx < 0;
+    if (flip1) {
+        psx = -psx;
+        s2 = -1;
+    }
+    if (psy < 0) {
+        psy = -psy;
+        s2 = -s2;
+    }
+    if (!ob_same_bits(c_hx, c_hy) || !(s2 == 1 || c_hx == 0) || !(fabs(psx - psy) <= 0.0001)) goto general;
+    const double c_sx = cpp->scale_x, c_sy = cpp->scale_y, px = ppp->x, py = ppp->y;
+    double csx = c_sx;
+    int flip2 = csx < 0;
+    if (flip2) csx = -csx;
+    const ob_mat *pw = &inst->world[parent];
+    double cx = cpp->x, cy, cwx, cwy;
+    if (stretch) {
+        cy = 0;
+        cwx = pw->a * cx + pw->x;
+        cwy = pw->c * cx + pw->y;
+    } else {
+        cy = cpp->y;
+        cwx = pw->a * cx + pw->b * cy + pw->x;
+        cwy = pw->c * cx + pw->d * cy + pw->y;
+    }
+    int32_t ppi = doc->bones[parent].parent;
+    const ob_mat PP = ppi >= 0 ? inst->world[ppi] : inst->root;
+    double a = PP.a, b = PP.b, c = PP.c, d = PP.d;
+    double id = a * d - b * c, x = cwx - PP.x, y = cwy - PP.y;
+    id = fabs(id) <= 0.0001 ? 0 : 1 / id;
+    double dx = (x * d - y * b) * id - px, dy = (y * a - x * c) * id - py;
+    double l1 = sqrt(dx * dx + dy * dy), l2 = doc->bones[child].length * csx;
+    if (l1 < 0.0001) goto general;
+    x = target_x - PP.x;
+    y = target_y - PP.y;
+    double tx = (x * d - y * b) * id - px, ty = (y * a - x * c) * id - py;
+    double dd = tx * tx + ty * ty;
+    if (softness != 0) {
+        double soft = softness * (psx * (csx + 1) * 0.5);
+        double td = sqrt(dd), sd = td - l1 - l2 * psx + soft;
+        if (sd > 0) {
+            double q = sd / (soft * 2);
+            q = (q < 1 ? q : 1) - 1;  /* fmin(1, q) - 1, NaN included */
+            q = (sd - soft * (1 - q * q)) / td;
+            tx -= q * tx;
+            ty -= q * ty;
+            dd = tx * tx + ty * ty;
+        }
+    }
+    l2 *= psx;
+    double cs = (dd - l1 * l1 - l2 * l2) / (2 * l1 * l2);
+    if (cs < -1 || cs > 1) goto general;
+    double sn = sqrt((1 - cs) * (1 + cs)), sa2 = sn * bend_dir;
+    double bb = l2 * sa2, aa = l1 + l2 * cs;
+    double ay1 = ty * aa - tx * bb, ax1 = tx * aa + ty * bb;
+    double n1 = ay1 * ay1 + ax1 * ax1, nc = cy * cy + cx * cx;
+    if (!(n1 > 1e-300 && n1 < 1e300 && nc > 1e-300 && nc < 1e300)) goto general;
+    /* ik2_spine's trig-free worlds */
+    double q1 = sqrt(n1), qc = sqrt(nc), c1 = ax1 / q1, s1 = ay1 / q1, co = cx / qc, so = s2 * (cy / qc);
+    double cpa = c1 * co + s1 * so, spa = s1 * co - c1 * so;  /* a1 − os */
+    if (flip1) cpa = -cpa, spa = -spa;
+    double cca = cs * co - sa2 * so, sca = sa2 * co + cs * so;  /* a2 + os */
+    if (s2 < 0) sca = -sca;
+    if (flip2) cca = -cca, sca = -sca;
+    ob_mat *w = inst->world;
+    w[parent] = ob_mat_mul(PP, (ob_mat){cpa * sx, -spa * sy, spa * sx, cpa * sy, px, py});
+    int32_t cq = inst->spine_parent[child];
+    w[child] = ob_mat_mul(cq >= 0 ? w[cq] : inst->root, (ob_mat){cca * c_sx, -sca * c_sy, sca * c_sx, cca * c_sy, cx, cy});
+    return;
+general:
+    ik2_general(inst, con, parent, child, target_x, target_y, bend_dir, stretch, uniform, softness, 1, 0, 0);
+}
+
 /* spine-core 4.2 IkConstraint.update: nothing when mix is 0 (a negative mix
 ** applies); one bone or two (the first and last listed), else nothing (the
 ** bones found at creation: cons->ik_bones) */
@@ -488,10 +626,18 @@ void ob_apply_ik_spine(ob_instance *inst, int32_t c)
     if (mix == 0 || cd->target < 0) return;
     const int32_t *ib = inst->cons->ik_bones + 5 * (size_t)c;  /* first, last, their places, count */
     const ob_mat *t = &inst->world[cd->target];
-    if (ib[4] == 1)
-        ik1_spine(inst, ib[0], t->x, t->y, v[OB_CV_COMPRESS] != 0, v[OB_CV_STRETCH] != 0, cd->uniform, mix,
-                  ob_spine_applied_needed(inst, c, ib[2]));
-    else if (ib[4] == 2)
-        ik2_spine(inst, c, ib[0], ib[1], t->x, t->y, v[OB_CV_BEND] > 0 ? 1 : -1, v[OB_CV_STRETCH] != 0, cd->uniform,
-                  v[OB_CV_SOFTNESS], mix, ob_spine_applied_needed(inst, c, ib[2]), ob_spine_applied_needed(inst, c, ib[3]));
+    if (ib[4] == 1) {
+        int compress = v[OB_CV_COMPRESS] != 0, stretch = v[OB_CV_STRETCH] != 0, need = ob_spine_applied_needed(inst, c, ib[2]);
+        if (mix == 1 && !need) ik1_fast(inst, ib[0], t->x, t->y, compress, stretch, cd->uniform);
+        else ik1_general(inst, ib[0], t->x, t->y, compress, stretch, cd->uniform, mix, need);
+    } else if (ib[4] == 2) {
+        double bend = v[OB_CV_BEND] > 0 ? 1 : -1;
+        int stretch = v[OB_CV_STRETCH] != 0;
+        int need_p = ob_spine_applied_needed(inst, c, ib[2]), need_c = ob_spine_applied_needed(inst, c, ib[3]);
+        if (mix == 1 && !need_p && !need_c)
+            ik2_fast(inst, c, ib[0], ib[1], t->x, t->y, bend, stretch, cd->uniform, v[OB_CV_SOFTNESS]);
+        else
+            ik2_general(inst, c, ib[0], ib[1], t->x, t->y, bend, stretch, cd->uniform, v[OB_CV_SOFTNESS], mix, need_p,
+                        need_c);
+    }
 }
