@@ -250,7 +250,7 @@ static __attribute__((noinline)) void ik1_general(ob_instance *inst, int32_t b, 
 ** applied pose not read later, |t|² in range: the trig-free world, with the
 ** same operations in the same order as ik1_spine's; any other case (decided
 ** before anything is written) goes to ik1_general, which starts over */
-static __attribute__((noinline)) void ik1_fast(ob_instance *inst, int32_t b, double target_x, double target_y,
+OB_TRIG_CLONES static __attribute__((noinline)) void ik1_fast(ob_instance *inst, int32_t b, double target_x, double target_y,
                                                int compress, int stretch, int uniform)
 {
     const ob_document *doc = inst->doc;
@@ -533,7 +533,7 @@ static __attribute__((noinline)) void ik2_general(ob_instance *inst, int32_t con
 ** worlds, with the same operations in the same order as ik2_spine's.  Any
 ** other case (decided before anything is written) goes to ik2_general, which
 ** starts over */
-static __attribute__((noinline)) void ik2_fast(ob_instance *inst, int32_t con, int32_t parent, int32_t child,
+OB_TRIG_CLONES static __attribute__((noinline)) void ik2_fast(ob_instance *inst, int32_t con, int32_t parent, int32_t child,
                                                double target_x, double target_y, double bend_dir, int stretch,
                                                int uniform, double softness)
 {
@@ -541,17 +541,12 @@ static __attribute__((noinline)) void ik2_fast(ob_instance *inst, int32_t con, i
     const ob_document *doc = inst->doc;
     const ob_pose *ppp = &inst->applied[parent], *cpp = &inst->applied[child];
     const double c_hx = cpp->shear_x, c_hy = cpp->shear_y;
-    double psx = ppp->scale_x, psy = ppp->scale_y, sx = psx, sy = psy, s2 = 1;
-    int flip1 = psx < 0;
-    if (flip1) {
-        psx = -psx;
-        s2 = -1;
-    }
-    if (psy < 0) {
-        psy = -psy;
-        s2 = -s2;
-    }
-    if (!ob_same_bits(c_hx, c_hy) || !(s2 == 1 || c_hx == 0) || !(fabs(psx - psy) <= 0.0001)) goto general;
+    double psx = ppp->scale_x, psy = ppp->scale_y, sx = psx, sy = psy;
+    int flip1 = psx < 0, flipy = psy < 0;
+    if (flip1) psx = -psx;
+    if (flipy) psy = -psy;
+    double s2 = flip1 == flipy ? 1 : -1;
+    if (!ob_same_bits(c_hx, c_hy) || !(flip1 == flipy || c_hx == 0) || !(fabs(psx - psy) <= 0.0001)) goto general;
     const double c_sx = cpp->scale_x, c_sy = cpp->scale_y, px = ppp->x, py = ppp->y;
     double csx = c_sx;
     int flip2 = csx < 0;
@@ -568,15 +563,15 @@ static __attribute__((noinline)) void ik2_fast(ob_instance *inst, int32_t con, i
         cwy = pw->c * cx + pw->d * cy + pw->y;
     }
     int32_t ppi = doc->bones[parent].parent;
-    const ob_mat PP = ppi >= 0 ? inst->world[ppi] : inst->root;
-    double a = PP.a, b = PP.b, c = PP.c, d = PP.d;
-    double id = a * d - b * c, x = cwx - PP.x, y = cwy - PP.y;
+    const ob_mat *PP = ppi >= 0 ? &inst->world[ppi] : &inst->root;  /* read before any write */
+    double a = PP->a, b = PP->b, c = PP->c, d = PP->d;
+    double id = a * d - b * c, x = cwx - PP->x, y = cwy - PP->y;
     id = fabs(id) <= 0.0001 ? 0 : 1 / id;
     double dx = (x * d - y * b) * id - px, dy = (y * a - x * c) * id - py;
     double l1 = sqrt(dx * dx + dy * dy), l2 = doc->bones[child].length * csx;
     if (l1 < 0.0001) goto general;
-    x = target_x - PP.x;
-    y = target_y - PP.y;
+    x = target_x - PP->x;
+    y = target_y - PP->y;
     double tx = (x * d - y * b) * id - px, ty = (y * a - x * c) * id - py;
     double dd = tx * tx + ty * ty;
     if (softness != 0) {
@@ -607,7 +602,7 @@ static __attribute__((noinline)) void ik2_fast(ob_instance *inst, int32_t con, i
     if (s2 < 0) sca = -sca;
     if (flip2) cca = -cca, sca = -sca;
     ob_mat *w = inst->world;
-    w[parent] = ob_mat_mul(PP, (ob_mat){cpa * sx, -spa * sy, spa * sx, cpa * sy, px, py});
+    w[parent] = ob_mat_mul(*PP, (ob_mat){cpa * sx, -spa * sy, spa * sx, cpa * sy, px, py});
     int32_t cq = inst->spine_parent[child];
     w[child] = ob_mat_mul(cq >= 0 ? w[cq] : inst->root, (ob_mat){cca * c_sx, -sca * c_sy, sca * c_sx, cca * c_sy, cx, cy});
     return;
