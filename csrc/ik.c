@@ -6,6 +6,16 @@
 #include "curve_spine.h"
 #include "obtrig_inv.h"
 
+/* issue 17 (ik6): GCC's SLP vectorizer builds ik1_fast's few two-lane
+** operations from scalars by shuffles that cost more than they save (11
+** instructions a call); off there.  Either way the same operations on the
+** same values (elementwise IEEE, no contraction): the same bits */
+#if defined(__GNUC__) && !defined(__clang__)
+#define IK_NO_SLP __attribute__((optimize("no-tree-slp-vectorize")))
+#else
+#define IK_NO_SLP
+#endif
+
 /* §7.1 one bone b aiming at (tx, ty) */
 static void ik_one(ob_instance *inst, int32_t b, double tx, double ty, int stretch, int compress,
                    int uniform, double mix)
@@ -250,10 +260,20 @@ static __attribute__((noinline)) void ik1_general(ob_instance *inst, int32_t b, 
 ** applied pose not read later, |t|² in range: the trig-free world, with the
 ** same operations in the same order as ik1_spine's; any other case (decided
 ** before anything is written) goes to ik1_general, which starts over */
-OB_TRIG_CLONES static __attribute__((noinline)) void ik1_fast(ob_instance *inst, int32_t b, double target_x, double target_y,
-                                               int compress, int stretch, int uniform)
+OB_TRIG_CLONES IK_NO_SLP static __attribute__((noinline)) void ik1_fast(ob_instance *inst, int32_t c, const int32_t *ib)
 {
     const ob_document *doc = inst->doc;
+    const ob_constraint_data *cd = &doc->constraints[c];
+    const double *v = &inst->con_values[(size_t)c * OB_CV_COUNT];
+    const ob_mat *tw = &inst->world[cd->target];
+    double mix = v[OB_CV_MIX], target_x = tw->x, target_y = tw->y;
+    int32_t b = ib[0];
+    int compress = v[OB_CV_COMPRESS] != 0, stretch = v[OB_CV_STRETCH] != 0, uniform = cd->uniform;
+    int need = ob_spine_applied_needed(inst, c, ib[2]);
+    if (mix != 1 || need) {
+        if (mix != 0) ik1_general(inst, b, target_x, target_y, compress, stretch, uniform, mix, need);
+        return;
+    }
     int32_t pi = doc->bones[b].parent;
     const ob_pose *ap = &inst->applied[b];
     if (inst->inherit[b] != OB_INHERIT_NORMAL || pi < 0 || !ob_same_bits(ap->shear_x, ap->shear_y)) goto general;
@@ -533,12 +553,24 @@ static __attribute__((noinline)) void ik2_general(ob_instance *inst, int32_t con
 ** worlds, with the same operations in the same order as ik2_spine's.  Any
 ** other case (decided before anything is written) goes to ik2_general, which
 ** starts over */
-OB_TRIG_CLONES static __attribute__((noinline)) void ik2_fast(ob_instance *inst, int32_t con, int32_t parent, int32_t child,
-                                               double target_x, double target_y, double bend_dir, int stretch,
-                                               int uniform, double softness)
+OB_TRIG_CLONES static __attribute__((noinline)) void ik2_fast(ob_instance *inst, int32_t con, const int32_t *ib)
 {
-    if (inst->inherit[parent] != OB_INHERIT_NORMAL || inst->inherit[child] != OB_INHERIT_NORMAL) return;
     const ob_document *doc = inst->doc;
+    const ob_constraint_data *cd = &doc->constraints[con];
+    const double *v = &inst->con_values[(size_t)con * OB_CV_COUNT];
+    const ob_mat *tw = &inst->world[cd->target];
+    double mix = v[OB_CV_MIX], target_x = tw->x, target_y = tw->y, softness = v[OB_CV_SOFTNESS];
+    double bend_dir = v[OB_CV_BEND] > 0 ? 1 : -1;
+    int32_t parent = ib[0], child = ib[1];
+    int stretch = v[OB_CV_STRETCH] != 0, uniform = cd->uniform;
+    int need_p = ob_spine_applied_needed(inst, con, ib[2]), need_c = ob_spine_applied_needed(inst, con, ib[3]);
+    if (mix != 1 || need_p || need_c) {
+        if (mix != 0)
+            ik2_general(inst, con, parent, child, target_x, target_y, bend_dir, stretch, uniform, softness, mix, need_p,
+                        need_c);
+        return;
+    }
+    if (inst->inherit[parent] != OB_INHERIT_NORMAL || inst->inherit[child] != OB_INHERIT_NORMAL) return;
     const ob_pose *ppp = &inst->applied[parent], *cpp = &inst->applied[child];
     const double c_hx = cpp->shear_x, c_hy = cpp->shear_y;
     double psx = ppp->scale_x, psy = ppp->scale_y, sx = psx, sy = psy;
@@ -612,27 +644,13 @@ general:
 
 /* spine-core 4.2 IkConstraint.update: nothing when mix is 0 (a negative mix
 ** applies); one bone or two (the first and last listed), else nothing (the
-** bones found at creation: cons->ik_bones) */
+** bones found at creation: cons->ik_bones).  issue 17 (ik6): its caller,
+** ob_constraint_apply_spine, skips mix 0 already; ik1_fast / ik2_fast read the
+** constraint's values (and skip mix 0 in their general branch) */
 void ob_apply_ik_spine(ob_instance *inst, int32_t c)
 {
-    const double *v = &inst->con_values[(size_t)c * OB_CV_COUNT];
-    double mix = v[OB_CV_MIX];
-    const ob_constraint_data *cd = &inst->doc->constraints[c];
-    if (mix == 0 || cd->target < 0) return;
+    if (inst->doc->constraints[c].target < 0) return;
     const int32_t *ib = inst->cons->ik_bones + 5 * (size_t)c;  /* first, last, their places, count */
-    const ob_mat *t = &inst->world[cd->target];
-    if (ib[4] == 1) {
-        int compress = v[OB_CV_COMPRESS] != 0, stretch = v[OB_CV_STRETCH] != 0, need = ob_spine_applied_needed(inst, c, ib[2]);
-        if (mix == 1 && !need) ik1_fast(inst, ib[0], t->x, t->y, compress, stretch, cd->uniform);
-        else ik1_general(inst, ib[0], t->x, t->y, compress, stretch, cd->uniform, mix, need);
-    } else if (ib[4] == 2) {
-        double bend = v[OB_CV_BEND] > 0 ? 1 : -1;
-        int stretch = v[OB_CV_STRETCH] != 0;
-        int need_p = ob_spine_applied_needed(inst, c, ib[2]), need_c = ob_spine_applied_needed(inst, c, ib[3]);
-        if (mix == 1 && !need_p && !need_c)
-            ik2_fast(inst, c, ib[0], ib[1], t->x, t->y, bend, stretch, cd->uniform, v[OB_CV_SOFTNESS]);
-        else
-            ik2_general(inst, c, ib[0], ib[1], t->x, t->y, bend, stretch, cd->uniform, v[OB_CV_SOFTNESS], mix, need_p,
-                        need_c);
-    }
+    if (ib[4] == 1) ik1_fast(inst, c, ib);
+    else if (ib[4] == 2) ik2_fast(inst, c, ib);
 }
