@@ -634,9 +634,11 @@ OB_TRIG_CLONES static __attribute__((noinline)) void ik2_fast(ob_instance *inst,
     if (s2 < 0) sca = -sca;
     if (flip2) cca = -cca, sca = -sca;
     ob_mat *w = inst->world;
-    w[parent] = ob_mat_mul(*PP, (ob_mat){cpa * sx, -spa * sy, spa * sx, cpa * sy, px, py});
-    int32_t cq = inst->spine_parent[child];
-    w[child] = ob_mat_mul(cq >= 0 ? w[cq] : inst->root, (ob_mat){cca * c_sx, -sca * c_sy, sca * c_sx, cca * c_sy, cx, cy});
+    const ob_mat np = ob_mat_mul(*PP, (ob_mat){cpa * sx, -spa * sy, spa * sx, cpa * sy, px, py});
+    w[parent] = np;
+    int32_t cq = inst->spine_parent[child];  /* mostly parent: its new world from registers */
+    const ob_mat CP = cq == parent ? np : cq >= 0 ? w[cq] : inst->root;
+    w[child] = ob_mat_mul(CP, (ob_mat){cca * c_sx, -sca * c_sy, sca * c_sx, cca * c_sy, cx, cy});
     return;
 general:
     ik2_general(inst, con, parent, child, target_x, target_y, bend_dir, stretch, uniform, softness, 1, 0, 0);
