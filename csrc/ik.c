@@ -444,7 +444,7 @@ __attribute__((always_inline)) static inline void ik2_spine(ob_instance *inst, i
         /* the ellipse branch: the child's tip on an ellipse of radii psx·l2, psy·l2 */
         a = psx * l2;
         b = psy * l2;
-        double aa = a * a, bb = b * b, ta = ob_atan2(ty, tx);
+        double aa = a * a, bb = b * b, ta;  /* atan2(ty, tx), in the call below that needs one */
         c = bb * l1 * l1 + aa * dd - aa * bb;
         double c1 = -2 * bb * l1, c2 = bb - aa;
         d = c1 * c1 - 4 * c2 * c;
@@ -458,9 +458,13 @@ __attribute__((always_inline)) static inline void ik2_spine(ob_instance *inst, i
             r0 = dd - r * r;
             if (r0 >= 0) {
                 y = sqrt(r0) * bend_dir;
-                double t1;
-                ob_atan2_2(y, r, y / psy, (r - l1) / psx, &t1, &a2);  /* issue 17: both in one call */
-                a1 = ta - t1;
+                /* issue 17 (ik6): ta, t1 and a2 in one four-lane call (each lane's bits
+                ** those of ob_atan2: tests/test_trig_lanes.py) */
+                ob_v4d vy = {ty, y, y / psy, ty}, vx = {tx, r, (r - l1) / psx, tx}, vr;
+                ob_atan2_v4p(&vy, &vx, &vr);
+                ta = vr[0];
+                a1 = ta - vr[1];
+                a2 = vr[2];
                 solved = 1;
             }
         }
@@ -486,13 +490,18 @@ __attribute__((always_inline)) static inline void ik2_spine(ob_instance *inst, i
                     max_y = y;
                 }
             }
+            double ey, ex, t1;  /* the chosen point's angle and ta in one call (issue 17 (ik6)) */
             if (dd <= (min_dist + max_dist) * 0.5) {
-                a1 = ta - ob_atan2(min_y * bend_dir, min_x);
+                ey = min_y * bend_dir;
+                ex = min_x;
                 a2 = min_angle * bend_dir;
             } else {
-                a1 = ta - ob_atan2(max_y * bend_dir, max_x);
+                ey = max_y * bend_dir;
+                ex = max_x;
                 a2 = max_angle * bend_dir;
             }
+            ob_atan2_2(ty, tx, ey, ex, &ta, &t1);
+            a1 = ta - t1;
         }
     }
     double n1 = ay1 * ay1 + ax1 * ax1, nc = cy * cy + cx * cx;
@@ -538,7 +547,7 @@ __attribute__((always_inline)) static inline void ik2_spine(ob_instance *inst, i
 }
 
 /* issue 17 (ik6): ik2_spine's every case in one function (ik2_fast's others) */
-static __attribute__((noinline)) void ik2_general(ob_instance *inst, int32_t con, int32_t parent, int32_t child,
+OB_TRIG_CLONES static __attribute__((noinline)) void ik2_general(ob_instance *inst, int32_t con, int32_t parent, int32_t child,
                                                   double target_x, double target_y, double bend_dir, int stretch,
                                                   int uniform, double softness, double alpha, int need_p, int need_c)
 {
