@@ -142,21 +142,30 @@ void ob_apply_ik(ob_instance *inst, int32_t c)
 
 static inline double wrap180(double r) { return r > 180 ? r - 360 : r < -180 ? r + 360 : r; }
 
-/* issue 17: the localMatrix trig of two bones (their applied poses set),
-** the entries ob_local_matrix_cached then finds current: stale ones in one
-** pair call when their shears allow (the bits of one at a time) */
-static void ik_trig_two(ob_instance *inst, int32_t b0, int32_t b1)
+/* issue 17 (ik6): the localMatrix trig of two normal bones (their applied
+** poses set; was ik_trig_two, ob_trig_set2's pair) and ob_bone_world_spine of
+** both, inlined: both stale entries in one four-lane sin/cos (each lane's bits those
+** of ob_trig_set's pair: tests/test_trig_lanes.py), then the worlds as
+** ob_bone_world_spine makes them (b0's first: b1's parent may be b0) */
+__attribute__((always_inline)) static inline void ik_worlds_two(ob_instance *inst, int32_t b0, int32_t b1)
 {
     const ob_pose *p0 = &inst->applied[b0], *p1 = &inst->applied[b1];
     ob_trig *t0 = &inst->trig[b0], *t1 = &inst->trig[b1];
     int c0 = ob_trig_current(p0, t0), c1 = ob_trig_current(p1, t1);
-    if (c0 && c1) return;
-    if (c0 || c1) {  /* one stale entry: its own call (ob_trig_set) */
-        if (!c0) ob_trig_set(t0, p0);
-        if (!c1) ob_trig_set(t1, p1);
-        return;
+    if (!c0 && !c1) {
+        ob_v4d x = {ob_angle_x(p0), ob_angle_y(p0), ob_angle_x(p1), ob_angle_y(p1)}, sn, cs;
+        ob_sincos_v4p(&x, &sn, &cs);
+        ob_trig_store(t0, p0, sn[0], cs[0], sn[1], cs[1]);
+        ob_trig_store(t1, p1, sn[2], cs[2], sn[3], cs[3]);
+    } else if (!c0) {
+        ob_trig_set(t0, p0);
+    } else if (!c1) {
+        ob_trig_set(t1, p1);
     }
-    ob_trig_set2(t0, p0, t1, p1);  /* both at once (trig.c) */
+    int32_t q0 = inst->spine_parent[b0];
+    inst->world[b0] = ob_mat_mul(q0 >= 0 ? inst->world[q0] : inst->root, ob_local_matrix_trig(p0, t0));
+    int32_t q1 = inst->spine_parent[b1];
+    inst->world[b1] = ob_mat_mul(q1 >= 0 ? inst->world[q1] : inst->root, ob_local_matrix_trig(p1, t1));
 }
 
 /* spine-core 4.2 IkConstraint.apply1: the bone's applied rotation (and X
@@ -541,9 +550,7 @@ __attribute__((always_inline)) static inline void ik2_spine(ob_instance *inst, i
                                         (ob_mat){cca * c_sx, -sca * c_sy, sca * c_sx, cca * c_sy, cx, cy});
         return;
     }
-    ik_trig_two(inst, parent, child);  /* both bones' localMatrix trig in one call */
-    ob_bone_world_spine(inst, parent);
-    ob_bone_world_spine(inst, child);
+    ik_worlds_two(inst, parent, child);
 }
 
 /* issue 17 (ik6): ik2_spine's every case in one function (ik2_fast's others) */
