@@ -257,35 +257,44 @@ __attribute__((always_inline)) static inline void ik1_spine(ob_instance *inst, i
     ob_bone_world_spine(inst, b);
 }
 
-/* issue 17 (ik6): ik1_spine's every case in one function (ik1_fast's others, ik2_spine's rare case) */
-static __attribute__((noinline)) void ik1_general(ob_instance *inst, int32_t b, double target_x, double target_y,
-                                                  int compress, int stretch, int uniform, double alpha, int need)
+/* issue 17 (ik6): ik1_spine's every case in one function (ik2_spine's rare case) */
+static __attribute__((noinline)) void ik1_any(ob_instance *inst, int32_t b, double target_x, double target_y,
+                                              int compress, int stretch, int uniform, double alpha, int need)
 {
     ik1_spine(inst, b, target_x, target_y, compress, stretch, uniform, alpha, need);
+}
+
+/* issue 17 (ik6): ik1_fast's other cases: constraint c's values and bone (ib:
+** cons->ik_bones) read here */
+static __attribute__((noinline)) void ik1_general(ob_instance *inst, int32_t c, const int32_t *ib)
+{
+    const ob_constraint_data *cd = &inst->doc->constraints[c];
+    const double *v = &inst->con_values[(size_t)c * OB_CV_COUNT];
+    double mix = v[OB_CV_MIX];
+    if (mix == 0) return;
+    const ob_mat *tw = &inst->world[cd->target];
+    ik1_any(inst, ib[0], tw->x, tw->y, v[OB_CV_COMPRESS] != 0, v[OB_CV_STRETCH] != 0, cd->uniform, mix,
+            ob_spine_applied_needed(inst, c, ib[2]));
 }
 
 /* issue 17 (ik6): ik1_spine's common case in a function of its own (its values
 ** stay in registers): alpha 1, normal inherit, a parent, equal shears, the
 ** applied pose not read later, |t|² in range: the trig-free world, with the
 ** same operations in the same order as ik1_spine's; any other case (decided
-** before anything is written) goes to ik1_general, which starts over */
+** before anything is written; the pose tests first) goes to ik1_general,
+** which starts over */
 OB_TRIG_CLONES IK_NO_SLP static __attribute__((noinline)) void ik1_fast(ob_instance *inst, int32_t c, const int32_t *ib)
 {
     const ob_document *doc = inst->doc;
-    const ob_constraint_data *cd = &doc->constraints[c];
-    const double *v = &inst->con_values[(size_t)c * OB_CV_COUNT];
-    const ob_mat *tw = &inst->world[cd->target];
-    double mix = v[OB_CV_MIX], target_x = tw->x, target_y = tw->y;
-    int32_t b = ib[0];
-    int compress = v[OB_CV_COMPRESS] != 0, stretch = v[OB_CV_STRETCH] != 0, uniform = cd->uniform;
-    int need = ob_spine_applied_needed(inst, c, ib[2]);
-    if (mix != 1 || need) {
-        if (mix != 0) ik1_general(inst, b, target_x, target_y, compress, stretch, uniform, mix, need);
-        return;
-    }
-    int32_t pi = doc->bones[b].parent;
+    int32_t b = ib[0], pi = doc->bones[b].parent;
     const ob_pose *ap = &inst->applied[b];
     if (inst->inherit[b] != OB_INHERIT_NORMAL || pi < 0 || !ob_same_bits(ap->shear_x, ap->shear_y)) goto general;
+    const double *v = &inst->con_values[(size_t)c * OB_CV_COUNT];
+    if (v[OB_CV_MIX] != 1 || ob_spine_applied_needed(inst, c, ib[2])) goto general;
+    const ob_constraint_data *cd = &doc->constraints[c];
+    const ob_mat *tw = &inst->world[cd->target];
+    double target_x = tw->x, target_y = tw->y;
+    int compress = v[OB_CV_COMPRESS] != 0, stretch = v[OB_CV_STRETCH] != 0, uniform = cd->uniform;
     const ob_mat P = inst->world[pi];
     double pa = P.a, pb = P.b, pc = P.c, pd = P.d;
     double x = target_x - P.x, y = target_y - P.y, d = pa * pd - pb * pc;
@@ -311,7 +320,7 @@ OB_TRIG_CLONES IK_NO_SLP static __attribute__((noinline)) void ik1_fast(ob_insta
     inst->world[b] = ob_mat_mul(P, (ob_mat){cs * sx, -sn * sy, sn * sx, cs * sy, apx, apy});
     return;
 general:
-    ik1_general(inst, b, target_x, target_y, compress, stretch, uniform, 1, 0);
+    ik1_general(inst, c, ib);
 }
 
 /* spine-core 4.2 IkConstraint.apply2: law of cosines in the parent's parent
@@ -388,7 +397,7 @@ __attribute__((always_inline)) static inline void ik2_spine(ob_instance *inst, i
     double dx = (x * d - y * b) * id - px, dy = (y * a - x * c) * id - py;
     double l1 = sqrt(dx * dx + dy * dy), l2 = doc->bones[child].length * csx, a1, a2;
     if (l1 < 0.0001) {
-        ik1_general(inst, parent, target_x, target_y, 0, stretch, 0, alpha, 1);
+        ik1_any(inst, parent, target_x, target_y, 0, stretch, 0, alpha, 1);
         ob_bone_world_with_spine(inst, child, (ob_pose){cx, cy, 0, c_sx, c_sy, c_hx, c_hy});
         return;
     }
@@ -553,13 +562,18 @@ __attribute__((always_inline)) static inline void ik2_spine(ob_instance *inst, i
     ik_worlds_two(inst, parent, child);
 }
 
-/* issue 17 (ik6): ik2_spine's every case in one function (ik2_fast's others) */
-OB_TRIG_CLONES static __attribute__((noinline)) void ik2_general(ob_instance *inst, int32_t con, int32_t parent, int32_t child,
-                                                  double target_x, double target_y, double bend_dir, int stretch,
-                                                  int uniform, double softness, double alpha, int need_p, int need_c)
+/* issue 17 (ik6): ik2_spine's every case in one function (ik2_fast's others):
+** constraint con's values and bones (ib: cons->ik_bones) read here */
+OB_TRIG_CLONES static __attribute__((noinline)) void ik2_general(ob_instance *inst, int32_t con, const int32_t *ib)
 {
-    ik2_spine(inst, con, parent, child, target_x, target_y, bend_dir, stretch, uniform, softness, alpha, need_p,
-              need_c);
+    const ob_constraint_data *cd = &inst->doc->constraints[con];
+    const double *v = &inst->con_values[(size_t)con * OB_CV_COUNT];
+    double mix = v[OB_CV_MIX];
+    if (mix == 0) return;
+    const ob_mat *tw = &inst->world[cd->target];
+    ik2_spine(inst, con, ib[0], ib[1], tw->x, tw->y, v[OB_CV_BEND] > 0 ? 1 : -1, v[OB_CV_STRETCH] != 0, cd->uniform,
+              v[OB_CV_SOFTNESS], mix, ob_spine_applied_needed(inst, con, ib[2]),
+              ob_spine_applied_needed(inst, con, ib[3]));
 }
 
 /* issue 17 (ik6): ik2_spine's common case in a function of its own (its values
@@ -567,25 +581,12 @@ OB_TRIG_CLONES static __attribute__((noinline)) void ik2_general(ob_instance *in
 ** normal, a uniform parent scale, equal child shears (shear X 0 when s2 = −1),
 ** the law of cosines' in-range branch and its norms in range: the trig-free
 ** worlds, with the same operations in the same order as ik2_spine's.  Any
-** other case (decided before anything is written) goes to ik2_general, which
-** starts over */
+** other case (decided before anything is written; the pose tests first, the
+** cheapest) goes to ik2_general, which starts over */
 OB_TRIG_CLONES static __attribute__((noinline)) void ik2_fast(ob_instance *inst, int32_t con, const int32_t *ib)
 {
-    const ob_document *doc = inst->doc;
-    const ob_constraint_data *cd = &doc->constraints[con];
-    const double *v = &inst->con_values[(size_t)con * OB_CV_COUNT];
-    const ob_mat *tw = &inst->world[cd->target];
-    double mix = v[OB_CV_MIX], target_x = tw->x, target_y = tw->y, softness = v[OB_CV_SOFTNESS];
-    double bend_dir = v[OB_CV_BEND] > 0 ? 1 : -1;
     int32_t parent = ib[0], child = ib[1];
-    int stretch = v[OB_CV_STRETCH] != 0, uniform = cd->uniform;
-    int need_p = ob_spine_applied_needed(inst, con, ib[2]), need_c = ob_spine_applied_needed(inst, con, ib[3]);
-    if (mix != 1 || need_p || need_c) {
-        if (mix != 0)
-            ik2_general(inst, con, parent, child, target_x, target_y, bend_dir, stretch, uniform, softness, mix, need_p,
-                        need_c);
-        return;
-    }
+    /* ik2_spine's first test, at any mix (at mix 0 nothing either way) */
     if (inst->inherit[parent] != OB_INHERIT_NORMAL || inst->inherit[child] != OB_INHERIT_NORMAL) return;
     const ob_pose *ppp = &inst->applied[parent], *cpp = &inst->applied[child];
     const double c_hx = cpp->shear_x, c_hy = cpp->shear_y;
@@ -595,6 +596,14 @@ OB_TRIG_CLONES static __attribute__((noinline)) void ik2_fast(ob_instance *inst,
     if (flipy) psy = -psy;
     double s2 = flip1 == flipy ? 1 : -1;
     if (!ob_same_bits(c_hx, c_hy) || !(flip1 == flipy || c_hx == 0) || !(fabs(psx - psy) <= 0.0001)) goto general;
+    const double *v = &inst->con_values[(size_t)con * OB_CV_COUNT];
+    if (v[OB_CV_MIX] != 1 || ob_spine_applied_needed(inst, con, ib[2]) || ob_spine_applied_needed(inst, con, ib[3]))
+        goto general;
+    const ob_document *doc = inst->doc;
+    const ob_mat *tw = &inst->world[doc->constraints[con].target];
+    double target_x = tw->x, target_y = tw->y, softness = v[OB_CV_SOFTNESS];
+    double bend_dir = v[OB_CV_BEND] > 0 ? 1 : -1;
+    int stretch = v[OB_CV_STRETCH] != 0;
     const double c_sx = cpp->scale_x, c_sy = cpp->scale_y, px = ppp->x, py = ppp->y;
     double csx = c_sx;
     int flip2 = csx < 0;
@@ -657,7 +666,7 @@ OB_TRIG_CLONES static __attribute__((noinline)) void ik2_fast(ob_instance *inst,
     w[child] = ob_mat_mul(CP, (ob_mat){cca * c_sx, -sca * c_sy, sca * c_sx, cca * c_sy, cx, cy});
     return;
 general:
-    ik2_general(inst, con, parent, child, target_x, target_y, bend_dir, stretch, uniform, softness, 1, 0, 0);
+    ik2_general(inst, con, ib);
 }
 
 /* spine-core 4.2 IkConstraint.update: nothing when mix is 0 (a negative mix
