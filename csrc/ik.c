@@ -10,6 +10,17 @@
 ** operations from scalars by shuffles that cost more than they save (11
 ** instructions a call); off there.  Either way the same operations on the
 ** same values (elementwise IEEE, no contraction): the same bits */
+/* issue 17 (ik6): whether AVX2 runs, where a four-lane kernel is one register
+** (as OB_TRIG_CLONES decides; the SSE2 baseline takes pairs).  Only the cost
+** depends on it: each lane gets the same bits either way */
+#if defined(__AVX2__)
+#define IK_WIDE 1
+#elif defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__) && !defined(OB_NO_DISPATCH)
+#define IK_WIDE __builtin_cpu_supports("avx2")
+#else
+#define IK_WIDE 0
+#endif
+
 #if defined(__GNUC__) && !defined(__clang__)
 #define IK_NO_SLP __attribute__((optimize("no-tree-slp-vectorize")))
 #else
@@ -153,10 +164,18 @@ __attribute__((always_inline)) static inline void ik_worlds_two(ob_instance *ins
     ob_trig *t0 = &inst->trig[b0], *t1 = &inst->trig[b1];
     int c0 = ob_trig_current(p0, t0), c1 = ob_trig_current(p1, t1);
     if (!c0 && !c1) {
-        ob_v4d x = {ob_angle_x(p0), ob_angle_y(p0), ob_angle_x(p1), ob_angle_y(p1)}, sn, cs;
-        ob_sincos_v4p(&x, &sn, &cs);
-        ob_trig_store(t0, p0, sn[0], cs[0], sn[1], cs[1]);
-        ob_trig_store(t1, p1, sn[2], cs[2], sn[3], cs[3]);
+        if (ob_same_bits(p0->shear_x, p0->shear_y) && ob_same_bits(p1->shear_x, p1->shear_y)) {
+            /* equal shears: θy = θx bit for bit, one lane per bone (ob_trig_set2's pair) */
+            ob_v2d x = {ob_angle_x(p0), ob_angle_x(p1)}, sn, cs;
+            ob_sincos_v2p(&x, &sn, &cs);  /* the kernel inlined */
+            ob_trig_store(t0, p0, sn[0], cs[0], sn[0], cs[0]);
+            ob_trig_store(t1, p1, sn[1], cs[1], sn[1], cs[1]);
+        } else {
+            ob_v4d x = {ob_angle_x(p0), ob_angle_y(p0), ob_angle_x(p1), ob_angle_y(p1)}, sn, cs;
+            ob_sincos_v4p(&x, &sn, &cs);
+            ob_trig_store(t0, p0, sn[0], cs[0], sn[1], cs[1]);
+            ob_trig_store(t1, p1, sn[2], cs[2], sn[3], cs[3]);
+        }
     } else if (!c0) {
         ob_trig_set(t0, p0);
     } else if (!c1) {
@@ -476,13 +495,24 @@ __attribute__((always_inline)) static inline void ik2_spine(ob_instance *inst, i
             r0 = dd - r * r;
             if (r0 >= 0) {
                 y = sqrt(r0) * bend_dir;
-                /* issue 17 (ik6): ta, t1 and a2 in one four-lane call (each lane's bits
-                ** those of ob_atan2: tests/test_trig_lanes.py) */
-                ob_v4d vy = {ty, y, y / psy, ty}, vx = {tx, r, (r - l1) / psx, tx}, vr;
-                ob_atan2_v4p(&vy, &vx, &vr);
-                ta = vr[0];
-                a1 = ta - vr[1];
-                a2 = vr[2];
+                /* issue 17 (ik6): ta with t1 and a2, the kernels inlined: one four-lane
+                ** call where AVX2 runs (each lane's bits those of ob_atan2:
+                ** tests/test_trig_lanes.py), else two pairs */
+                double y2 = y / psy, x2 = (r - l1) / psx;
+                if (IK_WIDE) {  /* one AVX register */
+                    ob_v4d vy = {ty, y, y2, y2}, vx = {tx, r, x2, x2}, vr;
+                    ob_atan2_v4p(&vy, &vx, &vr);
+                    ta = vr[0];
+                    a1 = ta - vr[1];
+                    a2 = vr[2];
+                } else {  /* SSE2: two pairs (its four-lane form costs more) */
+                    ob_v2d vy = {ty, y}, vx = {tx, r}, vr, wy = {y2, y2}, wx = {x2, x2}, wr;
+                    ob_atan2_v2p(&vy, &vx, &vr);
+                    ob_atan2_v2p(&wy, &wx, &wr);
+                    ta = vr[0];
+                    a1 = ta - vr[1];
+                    a2 = wr[0];
+                }
                 solved = 1;
             }
         }
