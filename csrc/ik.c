@@ -313,7 +313,6 @@ OB_TRIG_CLONES IK_NO_SLP static __attribute__((noinline)) void ik1_fast(ob_insta
     const ob_constraint_data *cd = &doc->constraints[c];
     const ob_mat *tw = &inst->world[cd->target];
     double target_x = tw->x, target_y = tw->y;
-    int compress = v[OB_CV_COMPRESS] != 0, stretch = v[OB_CV_STRETCH] != 0, uniform = cd->uniform;
     const ob_mat P = inst->world[pi];
     double pa = P.a, pb = P.b, pc = P.c, pd = P.d;
     double x = target_x - P.x, y = target_y - P.y, d = pa * pd - pb * pc;
@@ -321,14 +320,15 @@ OB_TRIG_CLONES IK_NO_SLP static __attribute__((noinline)) void ik1_fast(ob_insta
     double apx = ap->x, apy = ap->y, sx = ap->scale_x, sy = ap->scale_y;
     double tx = (x * pd - y * pb) / d - apx, ty = (y * pa - x * pc) / d - apy;
     int flip = sx < 0;
-    if (compress || stretch) {
+    if (v[OB_CV_COMPRESS] != 0 || v[OB_CV_STRETCH] != 0) {  /* read where needed */
+        int compress = v[OB_CV_COMPRESS] != 0, stretch = v[OB_CV_STRETCH] != 0;
         double bl = doc->bones[b].length * sx;
         if (bl > 0.0001) {
             double dd = tx * tx + ty * ty;
             if ((compress && dd < bl * bl) || (stretch && dd > bl * bl)) {
                 double s = (sqrt(dd) / bl - 1) + 1;  /* · alpha = 1: exact */
                 sx *= s;
-                if (uniform) sy *= s;
+                if (cd->uniform) sy *= s;
             }
         }
     }
