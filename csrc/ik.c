@@ -6,10 +6,6 @@
 #include "curve_spine.h"
 #include "obtrig_inv.h"
 
-/* issue 17 (ik6): GCC's SLP vectorizer builds ik1_fast's few two-lane
-** operations from scalars by shuffles that cost more than they save (11
-** instructions a call); off there.  Either way the same operations on the
-** same values (elementwise IEEE, no contraction): the same bits */
 /* issue 17 (ik6): whether AVX2 runs, where a four-lane kernel is one register
 ** (as OB_TRIG_CLONES decides; the SSE2 baseline takes pairs).  Only the cost
 ** depends on it: each lane gets the same bits either way */
@@ -21,6 +17,10 @@
 #define IK_WIDE 0
 #endif
 
+/* issue 17 (ik6): GCC's SLP vectorizer builds ik1_fast's few two-lane
+** operations from scalars by shuffles that cost more than they save (11
+** instructions a call); off there.  Either way the same operations on the
+** same values (elementwise IEEE, no contraction): the same bits */
 #if defined(__GNUC__) && !defined(__clang__)
 #define IK_NO_SLP __attribute__((optimize("no-tree-slp-vectorize")))
 #else
@@ -154,10 +154,11 @@ void ob_apply_ik(ob_instance *inst, int32_t c)
 static inline double wrap180(double r) { return r > 180 ? r - 360 : r < -180 ? r + 360 : r; }
 
 /* issue 17 (ik6): the localMatrix trig of two normal bones (their applied
-** poses set; was ik_trig_two, ob_trig_set2's pair) and ob_bone_world_spine of
-** both, inlined: both stale entries in one four-lane sin/cos (each lane's bits those
-** of ob_trig_set's pair: tests/test_trig_lanes.py), then the worlds as
-** ob_bone_world_spine makes them (b0's first: b1's parent may be b0) */
+** poses set; was ik_trig_two -> ob_trig_set2) and ob_bone_world_spine of both,
+** inlined: two stale entries in one call, a lane a bone with equal shears,
+** else four lanes (each lane's bits those of ob_trig_set's pair:
+** tests/test_trig_lanes.py), then the worlds as ob_bone_world_spine makes
+** them (b0's first: b1's parent may be b0) */
 __attribute__((always_inline)) static inline void ik_worlds_two(ob_instance *inst, int32_t b0, int32_t b1)
 {
     const ob_pose *p0 = &inst->applied[b0], *p1 = &inst->applied[b1];
