@@ -6,6 +6,27 @@
 #include "curve_spine.h"
 #include "obtrig_inv.h"
 
+/* issue 17 (ik6): whether AVX2 runs, where a four-lane kernel is one register
+** (as OB_TRIG_CLONES decides; the SSE2 baseline takes pairs).  Only the cost
+** depends on it: each lane gets the same bits either way */
+#if defined(__AVX2__)
+#define IK_WIDE 1
+#elif defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__) && !defined(OB_NO_DISPATCH)
+#define IK_WIDE __builtin_cpu_supports("avx2")
+#else
+#define IK_WIDE 0
+#endif
+
+/* issue 17 (ik6): GCC's SLP vectorizer builds ik1_fast's few two-lane
+** operations from scalars by shuffles that cost more than they save (11
+** instructions a call); off there.  Either way the same operations on the
+** same values (elementwise IEEE, no contraction): the same bits */
+#if defined(__GNUC__) && !defined(__clang__)
+#define IK_NO_SLP __attribute__((optimize("no-tree-slp-vectorize")))
+#else
+#define IK_NO_SLP
+#endif
+
 /* §7.1 one bone b aiming at (tx, ty) */
 static void ik_one(ob_instance *inst, int32_t b, double tx, double ty, int stretch, int compress,
                    int uniform, double mix)
@@ -132,21 +153,39 @@ void ob_apply_ik(ob_instance *inst, int32_t c)
 
 static inline double wrap180(double r) { return r > 180 ? r - 360 : r < -180 ? r + 360 : r; }
 
-/* issue 17: the localMatrix trig of two bones (their applied poses set),
-** the entries ob_local_matrix_cached then finds current: stale ones in one
-** pair call when their shears allow (the bits of one at a time) */
-static void ik_trig_two(ob_instance *inst, int32_t b0, int32_t b1)
+/* issue 17 (ik6): the localMatrix trig of two normal bones (their applied
+** poses set; was ik_trig_two -> ob_trig_set2) and ob_bone_world_spine of both,
+** inlined: two stale entries in one call, a lane a bone with equal shears,
+** else four lanes (each lane's bits those of ob_trig_set's pair:
+** tests/test_trig_lanes.py), then the worlds as ob_bone_world_spine makes
+** them (b0's first: b1's parent may be b0) */
+__attribute__((always_inline)) static inline void ik_worlds_two(ob_instance *inst, int32_t b0, int32_t b1)
 {
     const ob_pose *p0 = &inst->applied[b0], *p1 = &inst->applied[b1];
     ob_trig *t0 = &inst->trig[b0], *t1 = &inst->trig[b1];
     int c0 = ob_trig_current(p0, t0), c1 = ob_trig_current(p1, t1);
-    if (c0 && c1) return;
-    if (c0 || c1) {  /* one stale entry: its own call (ob_trig_set) */
-        if (!c0) ob_trig_set(t0, p0);
-        if (!c1) ob_trig_set(t1, p1);
-        return;
+    if (!c0 && !c1) {
+        if (ob_same_bits(p0->shear_x, p0->shear_y) && ob_same_bits(p1->shear_x, p1->shear_y)) {
+            /* equal shears: θy = θx bit for bit, one lane per bone (ob_trig_set2's pair) */
+            ob_v2d x = {ob_angle_x(p0), ob_angle_x(p1)}, sn, cs;
+            ob_sincos_v2p(&x, &sn, &cs);  /* the kernel inlined */
+            ob_trig_store(t0, p0, sn[0], cs[0], sn[0], cs[0]);
+            ob_trig_store(t1, p1, sn[1], cs[1], sn[1], cs[1]);
+        } else {
+            ob_v4d x = {ob_angle_x(p0), ob_angle_y(p0), ob_angle_x(p1), ob_angle_y(p1)}, sn, cs;
+            ob_sincos_v4p(&x, &sn, &cs);
+            ob_trig_store(t0, p0, sn[0], cs[0], sn[1], cs[1]);
+            ob_trig_store(t1, p1, sn[2], cs[2], sn[3], cs[3]);
+        }
+    } else if (!c0) {
+        ob_trig_set(t0, p0);
+    } else if (!c1) {
+        ob_trig_set(t1, p1);
     }
-    ob_trig_set2(t0, p0, t1, p1);  /* both at once (trig.c) */
+    int32_t q0 = inst->spine_parent[b0];
+    inst->world[b0] = ob_mat_mul(q0 >= 0 ? inst->world[q0] : inst->root, ob_local_matrix_trig(p0, t0));
+    int32_t q1 = inst->spine_parent[b1];
+    inst->world[b1] = ob_mat_mul(q1 >= 0 ? inst->world[q1] : inst->root, ob_local_matrix_trig(p1, t1));
 }
 
 /* spine-core 4.2 IkConstraint.apply1: the bone's applied rotation (and X
@@ -238,11 +277,70 @@ __attribute__((always_inline)) static inline void ik1_spine(ob_instance *inst, i
     ob_bone_world_spine(inst, b);
 }
 
-/* issue 17 (ik): ik1_spine inlined in ob_apply_ik_spine; this copy for ik2_spine's rare case */
-static __attribute__((noinline)) void ik1_spine_call(ob_instance *inst, int32_t b, double target_x, double target_y,
-                                                     int stretch, double alpha)
+/* issue 17 (ik6): ik1_spine's every case in one function (ik2_spine's rare case) */
+static __attribute__((noinline)) void ik1_any(ob_instance *inst, int32_t b, double target_x, double target_y,
+                                              int compress, int stretch, int uniform, double alpha, int need)
 {
-    ik1_spine(inst, b, target_x, target_y, 0, stretch, 0, alpha, 1);
+    ik1_spine(inst, b, target_x, target_y, compress, stretch, uniform, alpha, need);
+}
+
+/* issue 17 (ik6): ik1_fast's other cases: constraint c's values and bone (ib:
+** cons->ik_bones) read here */
+static __attribute__((noinline)) void ik1_general(ob_instance *inst, int32_t c, const int32_t *ib)
+{
+    const ob_constraint_data *cd = &inst->doc->constraints[c];
+    const double *v = &inst->con_values[(size_t)c * OB_CV_COUNT];
+    double mix = v[OB_CV_MIX];
+    if (mix == 0) return;
+    const ob_mat *tw = &inst->world[cd->target];
+    ik1_any(inst, ib[0], tw->x, tw->y, v[OB_CV_COMPRESS] != 0, v[OB_CV_STRETCH] != 0, cd->uniform, mix,
+            ob_spine_applied_needed(inst, c, ib[2]));
+}
+
+/* issue 17 (ik6): ik1_spine's common case in a function of its own (its values
+** stay in registers): alpha 1, normal inherit, a parent, equal shears, the
+** applied pose not read later, |t|² in range: the trig-free world, with the
+** same operations in the same order as ik1_spine's; any other case (decided
+** before anything is written; the pose tests first) goes to ik1_general,
+** which starts over */
+OB_TRIG_CLONES IK_NO_SLP static __attribute__((noinline)) void ik1_fast(ob_instance *inst, int32_t c, const int32_t *ib)
+{
+    const ob_document *doc = inst->doc;
+    int32_t b = ib[0], pi = doc->bones[b].parent;
+    const ob_pose *ap = &inst->applied[b];
+    if (inst->inherit[b] != OB_INHERIT_NORMAL || pi < 0 || !ob_same_bits(ap->shear_x, ap->shear_y)) goto general;
+    const double *v = &inst->con_values[(size_t)c * OB_CV_COUNT];
+    if (v[OB_CV_MIX] != 1 || ob_spine_applied_needed(inst, c, ib[2])) goto general;
+    const ob_constraint_data *cd = &doc->constraints[c];
+    const ob_mat *tw = &inst->world[cd->target];
+    double target_x = tw->x, target_y = tw->y;
+    const ob_mat P = inst->world[pi];
+    double pa = P.a, pb = P.b, pc = P.c, pd = P.d;
+    double x = target_x - P.x, y = target_y - P.y, d = pa * pd - pb * pc;
+    if (fabs(d) <= 0.0001) goto general;  /* (tx, ty) = 0: not trig-free */
+    double apx = ap->x, apy = ap->y, sx = ap->scale_x, sy = ap->scale_y;
+    double tx = (x * pd - y * pb) / d - apx, ty = (y * pa - x * pc) / d - apy;
+    int flip = sx < 0;
+    if (v[OB_CV_COMPRESS] != 0 || v[OB_CV_STRETCH] != 0) {  /* read where needed */
+        int compress = v[OB_CV_COMPRESS] != 0, stretch = v[OB_CV_STRETCH] != 0;
+        double bl = doc->bones[b].length * sx;
+        if (bl > 0.0001) {
+            double dd = tx * tx + ty * ty;
+            if ((compress && dd < bl * bl) || (stretch && dd > bl * bl)) {
+                double s = (sqrt(dd) / bl - 1) + 1;  /* · alpha = 1: exact */
+                sx *= s;
+                if (cd->uniform) sy *= s;
+            }
+        }
+    }
+    double h2 = tx * tx + ty * ty;
+    if (!(h2 > 1e-300 && h2 < 1e300)) goto general;
+    double h = sqrt(h2), cs = tx / h, sn = ty / h;
+    if (flip) cs = -cs, sn = -sn;
+    inst->world[b] = ob_mat_mul(P, (ob_mat){cs * sx, -sn * sy, sn * sx, cs * sy, apx, apy});
+    return;
+general:
+    ik1_general(inst, c, ib);
 }
 
 /* spine-core 4.2 IkConstraint.apply2: law of cosines in the parent's parent
@@ -319,7 +417,7 @@ __attribute__((always_inline)) static inline void ik2_spine(ob_instance *inst, i
     double dx = (x * d - y * b) * id - px, dy = (y * a - x * c) * id - py;
     double l1 = sqrt(dx * dx + dy * dy), l2 = doc->bones[child].length * csx, a1, a2;
     if (l1 < 0.0001) {
-        ik1_spine_call(inst, parent, target_x, target_y, stretch, alpha);
+        ik1_any(inst, parent, target_x, target_y, 0, stretch, 0, alpha, 1);
         ob_bone_world_with_spine(inst, child, (ob_pose){cx, cy, 0, c_sx, c_sy, c_hx, c_hy});
         return;
     }
@@ -384,7 +482,7 @@ __attribute__((always_inline)) static inline void ik2_spine(ob_instance *inst, i
         /* the ellipse branch: the child's tip on an ellipse of radii psx·l2, psy·l2 */
         a = psx * l2;
         b = psy * l2;
-        double aa = a * a, bb = b * b, ta = ob_atan2(ty, tx);
+        double aa = a * a, bb = b * b, ta;  /* atan2(ty, tx), in the call below that needs one */
         c = bb * l1 * l1 + aa * dd - aa * bb;
         double c1 = -2 * bb * l1, c2 = bb - aa;
         d = c1 * c1 - 4 * c2 * c;
@@ -398,9 +496,24 @@ __attribute__((always_inline)) static inline void ik2_spine(ob_instance *inst, i
             r0 = dd - r * r;
             if (r0 >= 0) {
                 y = sqrt(r0) * bend_dir;
-                double t1;
-                ob_atan2_2(y, r, y / psy, (r - l1) / psx, &t1, &a2);  /* issue 17: both in one call */
-                a1 = ta - t1;
+                /* issue 17 (ik6): ta with t1 and a2, the kernels inlined: one four-lane
+                ** call where AVX2 runs (each lane's bits those of ob_atan2:
+                ** tests/test_trig_lanes.py), else two pairs */
+                double y2 = y / psy, x2 = (r - l1) / psx;
+                if (IK_WIDE) {  /* one AVX register */
+                    ob_v4d vy = {ty, y, y2, y2}, vx = {tx, r, x2, x2}, vr;
+                    ob_atan2_v4p(&vy, &vx, &vr);
+                    ta = vr[0];
+                    a1 = ta - vr[1];
+                    a2 = vr[2];
+                } else {  /* SSE2: two pairs (its four-lane form costs more) */
+                    ob_v2d vy = {ty, y}, vx = {tx, r}, vr, wy = {y2, y2}, wx = {x2, x2}, wr;
+                    ob_atan2_v2p(&vy, &vx, &vr);
+                    ob_atan2_v2p(&wy, &wx, &wr);
+                    ta = vr[0];
+                    a1 = ta - vr[1];
+                    a2 = wr[0];
+                }
                 solved = 1;
             }
         }
@@ -426,13 +539,18 @@ __attribute__((always_inline)) static inline void ik2_spine(ob_instance *inst, i
                     max_y = y;
                 }
             }
+            double ey, ex, t1;  /* the chosen point's angle and ta in one call (issue 17 (ik6)) */
             if (dd <= (min_dist + max_dist) * 0.5) {
-                a1 = ta - ob_atan2(min_y * bend_dir, min_x);
+                ey = min_y * bend_dir;
+                ex = min_x;
                 a2 = min_angle * bend_dir;
             } else {
-                a1 = ta - ob_atan2(max_y * bend_dir, max_x);
+                ey = max_y * bend_dir;
+                ex = max_x;
                 a2 = max_angle * bend_dir;
             }
+            ob_atan2_2(ty, tx, ey, ex, &ta, &t1);
+            a1 = ta - t1;
         }
     }
     double n1 = ay1 * ay1 + ax1 * ax1, nc = cy * cy + cx * cx;
@@ -472,26 +590,125 @@ __attribute__((always_inline)) static inline void ik2_spine(ob_instance *inst, i
                                         (ob_mat){cca * c_sx, -sca * c_sy, sca * c_sx, cca * c_sy, cx, cy});
         return;
     }
-    ik_trig_two(inst, parent, child);  /* both bones' localMatrix trig in one call */
-    ob_bone_world_spine(inst, parent);
-    ob_bone_world_spine(inst, child);
+    ik_worlds_two(inst, parent, child);
+}
+
+/* issue 17 (ik6): ik2_spine's every case in one function (ik2_fast's others):
+** constraint con's values and bones (ib: cons->ik_bones) read here */
+OB_TRIG_CLONES static __attribute__((noinline)) void ik2_general(ob_instance *inst, int32_t con, const int32_t *ib)
+{
+    const ob_constraint_data *cd = &inst->doc->constraints[con];
+    const double *v = &inst->con_values[(size_t)con * OB_CV_COUNT];
+    double mix = v[OB_CV_MIX];
+    if (mix == 0) return;
+    const ob_mat *tw = &inst->world[cd->target];
+    ik2_spine(inst, con, ib[0], ib[1], tw->x, tw->y, v[OB_CV_BEND] > 0 ? 1 : -1, v[OB_CV_STRETCH] != 0, cd->uniform,
+              v[OB_CV_SOFTNESS], mix, ob_spine_applied_needed(inst, con, ib[2]),
+              ob_spine_applied_needed(inst, con, ib[3]));
+}
+
+/* issue 17 (ik6): ik2_spine's common case in a function of its own (its values
+** stay in registers): alpha 1, neither applied pose read later, both bones
+** normal, a uniform parent scale, equal child shears (shear X 0 when s2 = −1),
+** the law of cosines' in-range branch and its norms in range: the trig-free
+** worlds, with the same operations in the same order as ik2_spine's.  Any
+** other case (decided before anything is written; the pose tests first, the
+** cheapest) goes to ik2_general, which starts over */
+OB_TRIG_CLONES static __attribute__((noinline)) void ik2_fast(ob_instance *inst, int32_t con, const int32_t *ib)
+{
+    int32_t parent = ib[0], child = ib[1];
+    /* ik2_spine's first test, at any mix (at mix 0 nothing either way) */
+    if (inst->inherit[parent] != OB_INHERIT_NORMAL || inst->inherit[child] != OB_INHERIT_NORMAL) return;
+    const ob_pose *ppp = &inst->applied[parent], *cpp = &inst->applied[child];
+    const double c_hx = cpp->shear_x, c_hy = cpp->shear_y;
+    double psx = ppp->scale_x, psy = ppp->scale_y, sx = psx, sy = psy;
+    int flip1 = psx < 0, flipy = psy < 0;
+    if (flip1) psx = -psx;
+    if (flipy) psy = -psy;
+    double s2 = flip1 == flipy ? 1 : -1;
+    if (!ob_same_bits(c_hx, c_hy) || !(flip1 == flipy || c_hx == 0) || !(fabs(psx - psy) <= 0.0001)) goto general;
+    const double *v = &inst->con_values[(size_t)con * OB_CV_COUNT];
+    if (v[OB_CV_MIX] != 1 || ob_spine_applied_needed(inst, con, ib[2]) || ob_spine_applied_needed(inst, con, ib[3]))
+        goto general;
+    const ob_document *doc = inst->doc;
+    const ob_mat *tw = &inst->world[doc->constraints[con].target];
+    double target_x = tw->x, target_y = tw->y, softness = v[OB_CV_SOFTNESS];
+    double bend_dir = v[OB_CV_BEND] > 0 ? 1 : -1;
+    int stretch = v[OB_CV_STRETCH] != 0;
+    const double c_sx = cpp->scale_x, c_sy = cpp->scale_y, px = ppp->x, py = ppp->y;
+    double csx = c_sx;
+    int flip2 = csx < 0;
+    if (flip2) csx = -csx;
+    const ob_mat *pw = &inst->world[parent];
+    double cx = cpp->x, cy, cwx, cwy;
+    if (stretch) {
+        cy = 0;
+        cwx = pw->a * cx + pw->x;
+        cwy = pw->c * cx + pw->y;
+    } else {
+        cy = cpp->y;
+        cwx = pw->a * cx + pw->b * cy + pw->x;
+        cwy = pw->c * cx + pw->d * cy + pw->y;
+    }
+    int32_t ppi = doc->bones[parent].parent;
+    const ob_mat *PP = ppi >= 0 ? &inst->world[ppi] : &inst->root;  /* read before any write */
+    double a = PP->a, b = PP->b, c = PP->c, d = PP->d;
+    double id = a * d - b * c, x = cwx - PP->x, y = cwy - PP->y;
+    id = fabs(id) <= 0.0001 ? 0 : 1 / id;
+    double dx = (x * d - y * b) * id - px, dy = (y * a - x * c) * id - py;
+    double l1 = sqrt(dx * dx + dy * dy), l2 = doc->bones[child].length * csx;
+    if (l1 < 0.0001) goto general;
+    x = target_x - PP->x;
+    y = target_y - PP->y;
+    double tx = (x * d - y * b) * id - px, ty = (y * a - x * c) * id - py;
+    double dd = tx * tx + ty * ty;
+    if (softness != 0) {
+        double soft = softness * (psx * (csx + 1) * 0.5);
+        double td = sqrt(dd), sd = td - l1 - l2 * psx + soft;
+        if (sd > 0) {
+            double q = sd / (soft * 2);
+            q = (q < 1 ? q : 1) - 1;  /* fmin(1, q) - 1, NaN included */
+            q = (sd - soft * (1 - q * q)) / td;
+            tx -= q * tx;
+            ty -= q * ty;
+            dd = tx * tx + ty * ty;
+        }
+    }
+    l2 *= psx;
+    double cs = (dd - l1 * l1 - l2 * l2) / (2 * l1 * l2);
+    if (cs < -1 || cs > 1) goto general;
+    double sn = sqrt((1 - cs) * (1 + cs)), sa2 = sn * bend_dir;
+    double bb = l2 * sa2, aa = l1 + l2 * cs;
+    double ay1 = ty * aa - tx * bb, ax1 = tx * aa + ty * bb;
+    double n1 = ay1 * ay1 + ax1 * ax1, nc = cy * cy + cx * cx;
+    if (!(n1 > 1e-300 && n1 < 1e300 && nc > 1e-300 && nc < 1e300)) goto general;
+    /* ik2_spine's trig-free worlds */
+    double q1 = sqrt(n1), qc = sqrt(nc), c1 = ax1 / q1, s1 = ay1 / q1, co = cx / qc, so = s2 * (cy / qc);
+    double cpa = c1 * co + s1 * so, spa = s1 * co - c1 * so;  /* a1 − os */
+    if (flip1) cpa = -cpa, spa = -spa;
+    double cca = cs * co - sa2 * so, sca = sa2 * co + cs * so;  /* a2 + os */
+    if (s2 < 0) sca = -sca;
+    if (flip2) cca = -cca, sca = -sca;
+    ob_mat *w = inst->world;
+    const ob_mat np = ob_mat_mul(*PP, (ob_mat){cpa * sx, -spa * sy, spa * sx, cpa * sy, px, py});
+    w[parent] = np;
+    int32_t cq = inst->spine_parent[child];  /* mostly parent: its new world from registers */
+    const ob_mat CP = cq == parent ? np : cq >= 0 ? w[cq] : inst->root;
+    w[child] = ob_mat_mul(CP, (ob_mat){cca * c_sx, -sca * c_sy, sca * c_sx, cca * c_sy, cx, cy});
+    return;
+general:
+    ik2_general(inst, con, ib);
 }
 
 /* spine-core 4.2 IkConstraint.update: nothing when mix is 0 (a negative mix
 ** applies); one bone or two (the first and last listed), else nothing (the
-** bones found at creation: cons->ik_bones) */
+** bones found at creation: cons->ik_bones).  issue 17 (ik6): its caller,
+** ob_constraint_apply_spine, skips mix 0 already; ik1_fast / ik2_fast read the
+** constraint's values (and skip mix 0 in their general branch) */
 void ob_apply_ik_spine(ob_instance *inst, int32_t c)
 {
-    const double *v = &inst->con_values[(size_t)c * OB_CV_COUNT];
-    double mix = v[OB_CV_MIX];
-    const ob_constraint_data *cd = &inst->doc->constraints[c];
-    if (mix == 0 || cd->target < 0) return;
+    if (inst->doc->constraints[c].target < 0) return;
     const int32_t *ib = inst->cons->ik_bones + 5 * (size_t)c;  /* first, last, their places, count */
-    const ob_mat *t = &inst->world[cd->target];
-    if (ib[4] == 1)
-        ik1_spine(inst, ib[0], t->x, t->y, v[OB_CV_COMPRESS] != 0, v[OB_CV_STRETCH] != 0, cd->uniform, mix,
-                  ob_spine_applied_needed(inst, c, ib[2]));
-    else if (ib[4] == 2)
-        ik2_spine(inst, c, ib[0], ib[1], t->x, t->y, v[OB_CV_BEND] > 0 ? 1 : -1, v[OB_CV_STRETCH] != 0, cd->uniform,
-                  v[OB_CV_SOFTNESS], mix, ob_spine_applied_needed(inst, c, ib[2]), ob_spine_applied_needed(inst, c, ib[3]));
+    if (ib[4] == 1) ik1_fast(inst, c, ib);
+    else if (ib[4] == 2) ik2_fast(inst, c, ib);
 }
