@@ -164,9 +164,6 @@ static inline int ob_spine_applied_needed(const ob_instance *inst, int32_t c, in
     return s->applied_need[s->applied_off[c] + k];
 }
 
-/* trig.c: ob_trig_set of two bones at once (the same bits) */
-void ob_trig_set2(ob_trig *t0, const ob_pose *p0, ob_trig *t1, const ob_pose *p1);
-
 void ob_apply_ik(ob_instance *inst, int32_t c);                 /* ik.c */
 void ob_apply_transform(ob_instance *inst, int32_t c);          /* transform.c */
 void ob_apply_path(ob_instance *inst, int32_t c);               /* path.c */

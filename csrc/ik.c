@@ -166,7 +166,7 @@ __attribute__((always_inline)) static inline void ik_worlds_two(ob_instance *ins
     int c0 = ob_trig_current(p0, t0), c1 = ob_trig_current(p1, t1);
     if (!c0 && !c1) {
         if (ob_same_bits(p0->shear_x, p0->shear_y) && ob_same_bits(p1->shear_x, p1->shear_y)) {
-            /* equal shears: θy = θx bit for bit, one lane per bone (ob_trig_set2's pair) */
+            /* equal shears: θy = θx bit for bit, one lane per bone (as ob_trig_set's pair) */
             ob_v2d x = {ob_angle_x(p0), ob_angle_x(p1)}, sn, cs;
             ob_sincos_v2p(&x, &sn, &cs);  /* the kernel inlined */
             ob_trig_store(t0, p0, sn[0], cs[0], sn[0], cs[0]);

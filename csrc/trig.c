@@ -44,18 +44,3 @@ OB_TRIG_CLONES void ob_atan2_n(const double *y, const double *x, double *out, in
     if (i < n) out[i] = ob_atan2(y[i], x[i]);
 }
 
-/* issue 17 (cons): ob_trig_set of two bones, in one pair call when both
-** have equal shears: the same bits as two ob_trig_set calls (constraints.h) */
-void ob_trig_set2(ob_trig *t0, const ob_pose *p0, ob_trig *t1, const ob_pose *p1)
-{
-    if (ob_same_bits(p0->shear_x, p0->shear_y) && ob_same_bits(p1->shear_x, p1->shear_y)) {
-        /* equal shears: θy = θx bit for bit (obmath.h), one lane per bone */
-        ob_v2d s, c;
-        ob_sincos_v2((ob_v2d){ob_angle_x(p0), ob_angle_x(p1)}, &s, &c);
-        ob_trig_store(t0, p0, s[0], c[0], s[0], c[0]);
-        ob_trig_store(t1, p1, s[1], c[1], s[1], c[1]);
-        return;
-    }
-    ob_trig_set(t0, p0);  /* (pairs: GCC's four-lane form costs more on the SSE2 baseline) */
-    ob_trig_set(t1, p1);
-}
