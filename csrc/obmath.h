@@ -15,6 +15,18 @@
 
 typedef struct ob_mat { double a, b, c, d, x, y; } ob_mat;
 
+/* A product kept apart from the sum it feeds, where the compiler may emit
+** FMA (-mfma, -march=native): GCC 12's SLP addsub pattern fuses a·b ± c·d
+** into vfmaddsub despite -ffp-contract=off (seen in the rotations of
+** physics.c and path.c), which rounds once instead of twice.  The empty asm
+** hides the product, so the sum is not fused; without FMA it is the product
+** itself (setup.py's builds and the wheels: the same code). */
+#if defined(__FMA__) && (defined(__GNUC__) || defined(__clang__))
+#define OB_UNFUSED(x) ({ double ob_unfused_ = (x); __asm__("" : "+x"(ob_unfused_)); ob_unfused_; })
+#else
+#define OB_UNFUSED(x) (x)
+#endif
+
 /* A bone's local pose (the seven keyable values). */
 typedef struct ob_pose { double x, y, rotation, scale_x, scale_y, shear_x, shear_y; } ob_pose;
 

@@ -264,18 +264,18 @@ PH_INLINE int ph_after_final(ph_lane *L, const double *sn, const double *cs, int
     double s0 = sn[0], c0 = cs[0], a = bone->a, b = bone->b, c = bone->c, d = bone->d;
     if (ph != PH_FINAL) {
         if (ph == PH_FINAL2) {
-            bone->b = c0 * b - s0 * d;
-            bone->d = s0 * b + c0 * d;
+            bone->b = OB_UNFUSED(c0 * b) - OB_UNFUSED(s0 * d);
+            bone->d = OB_UNFUSED(s0 * b) + OB_UNFUSED(c0 * d);
             s0 = sn[4];
             c0 = cs[4];
         }
-        bone->a = c0 * a - s0 * c;
-        bone->c = s0 * a + c0 * c;
+        bone->a = OB_UNFUSED(c0 * a) - OB_UNFUSED(s0 * c);
+        bone->c = OB_UNFUSED(s0 * a) + OB_UNFUSED(c0 * c);
     } else {
-        bone->a = c0 * a - s0 * c;
-        bone->c = s0 * a + c0 * c;
-        bone->b = c0 * b - s0 * d;
-        bone->d = s0 * b + c0 * d;
+        bone->a = OB_UNFUSED(c0 * a) - OB_UNFUSED(s0 * c);
+        bone->c = OB_UNFUSED(s0 * a) + OB_UNFUSED(c0 * c);
+        bone->b = OB_UNFUSED(c0 * b) - OB_UNFUSED(s0 * d);
+        bone->d = OB_UNFUSED(s0 * b) + OB_UNFUSED(c0 * d);
     }
     return ph_finish(L);
 }

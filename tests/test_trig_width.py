@@ -4,7 +4,9 @@ the same bits whatever width runs.  tests/c/test_width.c poses the example rig a
 imported Spine rigs (their inherit modes, shears, IK, transform, path and physics constraints)
 for 90 frames of up to four animations and hashes the world matrices and vertices; it is built
 three ways (the runtime dispatch, -DOB_NO_DISPATCH: SSE2 everywhere, and -DOB_NO_DISPATCH
--mavx2: AVX2 everywhere) and the hashes must agree."""
+-mavx2: AVX2 everywhere), and a fourth at -O3 with FMA allowed where the CPU has it (what a
+-march=native build may use: -ffp-contract=off must still hold, csrc/obmath.h OB_UNFUSED), and
+the hashes must agree."""
 import glob
 import os
 import shutil
@@ -30,6 +32,9 @@ def test_same_bits_at_every_width(tmp_path):
     variants = {"dispatch": [], "sse2": ["-DOB_NO_DISPATCH"]}
     if has_avx2():
         variants["avx2"] = ["-DOB_NO_DISPATCH", "-mavx2"]
+        with open("/proc/cpuinfo") as f:
+            if " fma" in f.read():  # AVX2 with FMA allowed, at -O3 (a -march=native build's)
+                variants["avx2_fma_O3"] = ["-DOB_NO_DISPATCH", "-mavx2", "-mfma", "-O3"]
 
     def build(name):
         exe = str(tmp_path / f"test_width_{name}")
@@ -60,3 +65,34 @@ def test_same_bits_at_every_width(tmp_path):
     assert outs["dispatch"].count("animation") >= len(docs)
     for name in outs:
         assert outs[name] == outs["dispatch"], name
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None or shutil.which("objdump") is None, reason="needs gcc and objdump")
+def test_no_fused_multiply_add_where_fma_is_allowed(tmp_path):
+    """Issue 17 item 3 and §1: the core is compiled without contraction (-ffp-contract=off),
+    also where the CPU has FMA (a -march=native build, as the shared harness's native variant).
+    GCC 12's SLP addsub pattern fused a·b ± c·d into vfmaddsub there despite the flag (physics.c's
+    and path.c's rotations; csrc/obmath.h OB_UNFUSED).  Every source is compiled at -O3 with AVX2
+    and FMA allowed; no fused instruction may appear.  Compiling runs nothing, so any x86-64 host
+    checks it."""
+    import platform
+    import re
+    if platform.machine() not in ("x86_64", "AMD64"):
+        pytest.skip("x86-64 instruction check")
+    cjson = subprocess.run(["pkg-config", "--cflags", "libcjson"], capture_output=True, text=True)
+    srcs = sorted(glob.glob(os.path.join(ROOT, "csrc", "*.c")) + glob.glob(os.path.join(ROOT, "csrc", "toon", "*.c")))
+    fused = re.compile(r"\bv?fn?m(add|sub)(sub|add)?(132|213|231)[ps][sd]\b|\bvfmaddsub|\bvfmsubadd")
+
+    def check(src):
+        obj = str(tmp_path / (os.path.basename(os.path.dirname(src)) + "_" + os.path.basename(src) + ".o"))
+        cmd = (["gcc", "-std=c11", "-O3", "-mavx2", "-mfma", "-ffp-contract=off", "-fno-fast-math", "-fno-math-errno",
+                "-D_POSIX_C_SOURCE=200809L", "-I", os.path.join(ROOT, "csrc"), "-I", os.path.join(ROOT, "csrc", "include"),
+                "-I", os.path.join(ROOT, "csrc", "toon")] + cjson.stdout.split() + ["-c", src, "-o", obj])
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr[-3000:]
+        dis = subprocess.run(["objdump", "-d", "--no-show-raw-insn", obj], capture_output=True, text=True).stdout
+        return os.path.relpath(src, ROOT), [line.strip() for line in dis.splitlines() if fused.search(line)]
+
+    with ThreadPoolExecutor(2) as ex:
+        found = {name: hits for name, hits in ex.map(check, srcs) if hits}
+    assert not found, found
