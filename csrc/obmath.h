@@ -27,6 +27,14 @@ typedef struct ob_mat { double a, b, c, d, x, y; } ob_mat;
 #define OB_UNFUSED(x) (x)
 #endif
 
+/* (x, y) turned by the angle whose cosine and sine are c and s: c·x − s·y
+** and s·x + c·y, each product rounded on its own (OB_UNFUSED) */
+static inline void ob_turn(double c, double s, double x, double y, double *ox, double *oy)
+{
+    *ox = OB_UNFUSED(c * x) - OB_UNFUSED(s * y);
+    *oy = OB_UNFUSED(s * x) + OB_UNFUSED(c * y);
+}
+
 /* A bone's local pose (the seven keyable values). */
 typedef struct ob_pose { double x, y, rotation, scale_x, scale_y, shear_x, shear_y; } ob_pose;
 

@@ -690,8 +690,10 @@ void ob_apply_path_spine(ob_instance *inst, int32_t c)
             }
             any_trig = 1;
             double length = doc->bones[b].length;
-            bone_x += (length * (OB_UNFUSED(cs * a) - OB_UNFUSED(sn * cc)) - dx) * mix_rotate;  /* (obmath.h) */
-            bone_y += (length * (OB_UNFUSED(sn * a) + OB_UNFUSED(cs * cc)) - dy) * mix_rotate;
+            double tx, ty;  /* (a, cc) turned */
+            ob_turn(cs, sn, a, cc, &tx, &ty);
+            bone_x += (length * tx - dx) * mix_rotate;
+            bone_y += (length * ty - dy) * mix_rotate;
         }
         if (any_trig) {
             for (int32_t i = i0; i < i1; i++) {  /* the X axes scaled, not yet turned; TY, TX set for kind 0 */
