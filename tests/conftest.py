@@ -28,13 +28,18 @@ def reference(*parts) -> Path:
     return path
 
 
-def has_avx2() -> bool:
-    """Whether this CPU has AVX2 (the width tests build an AVX2 variant only then)."""
+def has_cpu_flag(flag: str) -> bool:
+    """Whether this CPU lists flag in /proc/cpuinfo (the width tests build an AVX2 or FMA
+    variant only then)."""
     try:
         with open("/proc/cpuinfo") as f:
-            return " avx2" in f.read()
+            return f" {flag}" in f.read()
     except OSError:
         return False
+
+
+def has_avx2() -> bool:
+    return has_cpu_flag("avx2")
 
 
 def make_doc(skeleton=None, **extra):

@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from conftest import has_avx2
+from conftest import has_avx2, has_cpu_flag
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -32,9 +32,8 @@ def test_same_bits_at_every_width(tmp_path):
     variants = {"dispatch": [], "sse2": ["-DOB_NO_DISPATCH"]}
     if has_avx2():
         variants["avx2"] = ["-DOB_NO_DISPATCH", "-mavx2"]
-        with open("/proc/cpuinfo") as f:
-            if " fma" in f.read():  # AVX2 with FMA allowed, at -O3 (a -march=native build's)
-                variants["avx2_fma_O3"] = ["-DOB_NO_DISPATCH", "-mavx2", "-mfma", "-O3"]
+        if has_cpu_flag("fma"):  # AVX2 with FMA allowed, at -O3 (a -march=native build's)
+            variants["avx2_fma_O3"] = ["-DOB_NO_DISPATCH", "-mavx2", "-mfma", "-O3"]
 
     def build(name):
         exe = str(tmp_path / f"test_width_{name}")
@@ -67,12 +66,13 @@ def test_same_bits_at_every_width(tmp_path):
         assert outs[name] == outs["dispatch"], name
 
 
-@pytest.mark.skipif(shutil.which("gcc") is None or shutil.which("objdump") is None, reason="needs gcc and objdump")
+@pytest.mark.skipif(shutil.which("gcc") is None or shutil.which("objdump") is None or shutil.which("pkg-config") is None,
+                    reason="needs gcc, objdump and pkg-config")
 def test_no_fused_multiply_add_where_fma_is_allowed(tmp_path):
     """Issue 17 item 3 and §1: the core is compiled without contraction (-ffp-contract=off),
     also where the CPU has FMA (a -march=native build, as the shared harness's native variant).
     GCC 12's SLP addsub pattern fused a·b ± c·d into vfmaddsub there despite the flag (physics.c's
-    and path.c's rotations; csrc/obmath.h OB_UNFUSED).  Every source is compiled at -O3 with AVX2
+    and path.c's rotations; csrc/obmath.h ob_turn).  Every source is compiled at -O3 with AVX2
     and FMA allowed; no fused instruction may appear.  Compiling runs nothing, so any x86-64 host
     checks it."""
     import platform

@@ -2,6 +2,7 @@
 ** Build: see the test_binary target in tests/c/Makefile. */
 #include "binary.h"
 #include "jsnum.h"
+#include "testutil.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -530,13 +531,7 @@ static void test_encoder(void)
 
 /* Random JSON values for the round-trip property. */
 static uint64_t rng_state = 88172645463325252ULL;
-static uint64_t rnd(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
+static uint64_t rnd(void) { return ob_test_xorshift64(&rng_state); }
 
 static double rnd_number(void)
 {

@@ -10,14 +10,12 @@
 #include <string.h>
 
 #include "curve_spine.h"
+#include "testutil.h"
 
-static unsigned long long rng = 88172645463325252ULL;
-static double uniform(double lo, double hi)  /* xorshift64 */
+static uint64_t rng = 88172645463325252ULL;
+static double uniform(double lo, double hi)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return lo + (hi - lo) * (double)(rng >> 11) / 9007199254740992.0;
+    return lo + (hi - lo) * (double)(ob_test_xorshift64(&rng) >> 11) / 9007199254740992.0;
 }
 
 int main(void)

@@ -9,15 +9,10 @@
 #include <string.h>
 
 #include "obtrig.h"
+#include "testutil.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15u;
-static uint64_t next(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
+static uint64_t next(void) { return ob_test_xorshift64(&rng); }
 
 static double pick(void)
 {

@@ -2,8 +2,20 @@
 #ifndef OB_TESTUTIL_H
 #define OB_TESTUTIL_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+/* xorshift64 (Marsaglia 13, 7, 17): the next value of *state, which must not be 0;
+** the checkers' reproducible random inputs */
+static inline uint64_t ob_test_xorshift64(uint64_t *state)
+{
+    uint64_t x = *state;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return *state = x;
+}
 
 /* The whole file at path, NUL-terminated (the terminator not counted in
 ** *len, which may be NULL); NULL when it cannot be opened or read. */
