@@ -18,8 +18,8 @@ Reports per rig the median µs per load and the medians of the per-round ratios 
 (< 1: openbone faster; issue 17's target is <= 0.5).  A .obone load is cJSON's parse (the
 brief requires the system cJSON) and our post-parse work: the table shows both against spine-c,
 cJSON_Parse / spine-c and (.obone - cJSON_Parse) / spine-c, per round, so the floor is measured;
-and cJSON_Parse of the rig's own Spine JSON text / spine-c: the same content in Spine's shorter text,
-which no JSON encoding of the document parsed by cJSON can beat.  The Python importer of Spine JSON
+and cJSON_Parse of the rig's own Spine JSON text / spine-c: the same rig in fewer, shorter numbers than
+its .obone holds, so a floor under any .obone load that cJSON parses.  The Python importer of Spine JSON
 (a one-time conversion, not a load) is timed once per rig for information.
 """
 import argparse

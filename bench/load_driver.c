@@ -10,8 +10,8 @@
 ** the system cJSON's cJSON_ParseWithLength alone on that JSON text (+ cJSON_Delete, outside):
 ** the part of a .obone load the brief fixes (cJSON is required), so that the rest, our
 ** post-parse work, is .obone minus it; and cJSON_ParseWithLength alone on the rig's own Spine
-** JSON text, the same content in Spine's shorter text: no JSON encoding of the document that
-** cJSON parses can load faster than that.
+** JSON text, the same rig in fewer, shorter numbers than its .obone holds: a floor under any
+** .obone load that cJSON parses.
 ** Files are read into memory once; times are thread CPU time per load, a batch of loads
 ** per sample so that a sample lasts >= 2 ms.  Prints one JSON object per rig with the
 ** per-round samples in µs.

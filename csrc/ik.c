@@ -154,11 +154,10 @@ void ob_apply_ik(ob_instance *inst, int32_t c)
 static inline double wrap180(double r) { return r > 180 ? r - 360 : r < -180 ? r + 360 : r; }
 
 /* issue 17 (ik6): the localMatrix trig of two normal bones (their applied
-** poses set; was ik_trig_two -> ob_trig_set2) and ob_bone_world_spine of both,
-** inlined: two stale entries in one call, a lane a bone with equal shears,
-** else four lanes (each lane's bits those of ob_trig_set's pair:
-** tests/test_trig_lanes.py), then the worlds as ob_bone_world_spine makes
-** them (b0's first: b1's parent may be b0) */
+** poses set) and ob_bone_world_spine of both, inlined: two stale entries in
+** one call, a lane a bone with equal shears, else four lanes (each lane's
+** bits those of ob_trig_set's pair: tests/test_trig_lanes.py), then the
+** worlds as ob_bone_world_spine makes them (b0's first: b1's parent may be b0) */
 __attribute__((always_inline)) static inline void ik_worlds_two(ob_instance *inst, int32_t b0, int32_t b1)
 {
     const ob_pose *p0 = &inst->applied[b0], *p1 = &inst->applied[b1];
