@@ -95,6 +95,10 @@ struct ob_instance {
     /* issue 17 (bones): the walk's plan of spine_cache (skeleton.c spine_walk),
     ** rebuilt when spine_cache_gen moves: after spine_parent in its allocation */
     int32_t *walk_plan;
+    /* issue 17 (physics): spine_cache in the order the walk runs it (constraints.c
+    ** spine_schedule), physics entries brought together; spine_cache itself where the
+    ** document has fewer than two physics constraints; after walk_plan otherwise */
+    int32_t *spine_run;
     uint32_t walk_gen;
     int walk_built;
 
