@@ -274,8 +274,9 @@ static void spine_applied_analyse(ob_instance *inst)
 
 /* issue 17 (cons): physics constraints grouped (up to OB_PHYSICS_GROUP) to
 ** run in lockstep, their trig in shared calls (physics.c), all at the place
-** of the group's last entry in the run order (spine_schedule).  A physics entry P may wait for a later one
-** when nothing from P to there reads what P changes or changes what P reads
+** of the group's last entry in the run order (spine_schedule).  A physics
+** entry P may wait for a later one when nothing from P to there reads what P
+** changes or changes what P reads
 ** (P reads and writes its bone's world; its applied pose reads the parent's
 ** world): no bone entry between and no later member's bone is P's bone or
 ** its parent, or a child of P's bone.  Then running P at the last member's

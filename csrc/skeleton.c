@@ -349,14 +349,13 @@ ob_instance *ob_instance_create(const ob_document *doc, ob_error *err)
     if (constraint_order(doc, inst->con_order) < 0) goto oom;
     if (doc->pose_model == OB_POSE_MODEL_SPINE) {
         inst->spine_cache_capacity = spine_cache_bound(inst);
-        int32_t nphys = 0;  /* issue 17 (physics): a run order of its own only where groups can form */
-        for (int32_t c = 0; c < doc->constraint_count; c++) nphys += doc->constraints[c].kind == OB_CON_PHYSICS;
-        size_t rows = nphys >= 2 ? 6 : 5;
+        int own_run = doc->physics_count >= 2;  /* issue 17 (physics): a run order of its own where groups can form */
+        size_t rows = own_run ? 6 : 5;
         inst->spine_cache = calloc(rows * (size_t)inst->spine_cache_capacity + (size_t)nb, sizeof *inst->spine_cache);
         if (!inst->spine_cache) goto oom;
         inst->spine_parent = inst->spine_cache + inst->spine_cache_capacity;  /* bones, issue 17 */
         inst->walk_plan = inst->spine_parent + nb;
-        inst->spine_run = nphys >= 2 ? inst->walk_plan + 4 * (size_t)inst->spine_cache_capacity : inst->spine_cache;
+        inst->spine_run = own_run ? inst->walk_plan + 4 * (size_t)inst->spine_cache_capacity : inst->spine_cache;
         for (int32_t i = 0; i < nb; i++) inst->spine_parent[i] = doc->bones[i].parent;
     }
     if (build_keyed_tables(inst) < 0) goto oom;
