@@ -1495,7 +1495,7 @@ uint64_t jt_start_instance(jt_runtime *rt, jt_character *c, const jt_program *p,
         jt_fail(rt, JT_ERR_MEMORY, "out of memory");
         return 0;
     }
-    int32_t scripts_s[16];  /* the usual few start scripts need no allocation */
+    int32_t scripts_s[16] = {0};  /* the usual few start scripts need no allocation (zeroed: gcc 12 cannot see that none is read when n = 0) */
     jt_instance *ins_s[16];
     int big = p->nscripts > 16;
     int32_t *scripts = big ? malloc(((size_t)p->nscripts + 1) * sizeof *scripts) : scripts_s;
