@@ -42,9 +42,9 @@ int32_t ob_attachment_world_vertices_d(const ob_instance *inst, int32_t slot,
 ** document (by the first vertex build of any of its instances, drawlist.c)
 ** and only read afterwards, by all its instances at once.  Per attachment an
 ** ob_wv_mesh: unweighted meshes (kind 1) go through the slot bone's matrix,
-** the (x, y) of two vertices a 256-bit value: hadd(p·(a, b, a, b),
-** p·(c, d, c, d)) + (tx, ty, tx, ty), i.e. (a·x + b·y) + tx per value, as the
-** direct loop.  Weighted ones (kind 2): the vertices grouped into classes,
+** the (x, y) of two vertices a 256-bit value: (x0, x0, x1, x1)·(a, c, a, c)
+** + (y0, y0, y1, y1)·(b, d, b, d) + (tx, ty, tx, ty), i.e. (a·x + b·y) + tx
+** per value, as the direct loop.  Weighted ones (kind 2): the vertices grouped into classes,
 ** vertices with the same bones in the same order (file order inside a
 ** class), two a pair (an odd class repeats its last vertex); the classes
 ** sorted by influence count k, each run of one k a loop of constant k.  A
@@ -55,7 +55,7 @@ int32_t ob_attachment_world_vertices_d(const ob_instance *inst, int32_t slot,
 ** build.  One pass per class, its bones loaded once as (a, b), (c, d),
 ** (tx, ty) in both halves:
 **     P = (w·x, w·y) (+ w·(dx, dy) with offsets), per vertex,
-**     t_j = hadd((a, b)·P, (c, d)·P) + (tx, ty)·w = (a·px + b·py) + tx·w, ...
+**     t_j = ((a, c)·(px, px) + (b, d)·(py, py)) + (tx, ty)·w = (a·px + b·py) + tx·w, ...
 **     vertex = t_0 + t_1 + ... + t_{k-1}  (0 when k = 0).
 ** world_vertices' weighted loop does the same operations in the same order,
 ** so every path gives the same bits: that loop, the SSE2 baseline (a vertex
