@@ -34,6 +34,15 @@ def test_c_checkers():
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
 
 
+@pytest.mark.skipif(shutil.which("clang") is None or shutil.which("pkg-config") is None
+                    or os.environ.get("OPENBONE_SANITIZED") == "1", reason="needs clang")
+def test_batch_under_thread_sanitizer():
+    """csrc/batch.c's hand-offs (spin, then sleep and wake; the workers kept off the caller's
+    CPU) under ThreadSanitizer: tests/c/test_batch.c with 1, 2, 3, 8 threads and the cores."""
+    r = subprocess.run(["make", "-s", "-C", str(ROOT / "tests" / "c"), "tsan"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+
+
 @pytest.mark.skipif(shutil.which("clang") is None or os.environ.get("OPENBONE_SANITIZED") == "1",
                     reason="needs clang with libFuzzer")
 def test_fuzz_smoke():
