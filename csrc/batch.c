@@ -118,28 +118,44 @@ static double thread_cpu_seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Steps instances taken one at a time from the shared counter.  Dynamic
-** scheduling keeps both cores busy when instances cost different amounts;
-** it cannot change results (each instance is independent). */
+/* Steps instances taken in chunks from the shared counter, guided: a chunk is
+** a quarter of each thread's share of what remains (at least one), so 1,000
+** instances on two threads take about 40 atomic updates instead of 1,000 (each
+** one moves the counter's cache line between cores), and the last chunks are
+** single instances, which keeps both cores busy to the end when instances cost
+** different amounts.  The job's fields are read once.  Which thread steps an
+** instance cannot change its result (each instance is independent). */
 static void run_job(ob_batch *b, ob_batch_worker *w)
 {
     double t0 = thread_cpu_seconds();
     uint64_t items = 0;
-    for (;;) {
-        size_t i = atomic_fetch_add_explicit(&b->next, 1, memory_order_relaxed);
-        if (i >= b->n) break;
-        ob_instance *inst = b->insts[i];
-        if (b->steps == 0) {
-            ob_instance_advance(inst, b->dt);
-        } else {
-            size_t frame = (size_t)inst->doc->bone_count * 6;
-            double *dst = b->out[i];
-            for (int k = 0; k < b->steps; k++) {
-                ob_instance_advance(inst, b->dt);  /* §12: the instance sums dt itself */
-                memcpy(dst + (size_t)k * frame, inst->world, frame * sizeof *dst);
+    ob_instance *const *insts = b->insts;
+    double *const *out = b->out;
+    const size_t n = b->n, share = 4 * (size_t)b->threads;
+    const double dt = b->dt;
+    const int steps = b->steps;
+    size_t cur = atomic_load_explicit(&b->next, memory_order_relaxed);
+    while (cur < n) {
+        size_t chunk = (n - cur) / share;
+        if (chunk == 0) chunk = 1;
+        if (!atomic_compare_exchange_weak_explicit(&b->next, &cur, cur + chunk, memory_order_relaxed,
+                                                   memory_order_relaxed))
+            continue;  /* cur now holds the counter's value */
+        for (size_t i = cur; i < cur + chunk; i++) {
+            ob_instance *inst = insts[i];
+            if (steps == 0) {
+                ob_instance_advance(inst, dt);
+            } else {
+                size_t frame = (size_t)inst->doc->bone_count * 6;
+                double *dst = out[i];
+                for (int k = 0; k < steps; k++) {
+                    ob_instance_advance(inst, dt);  /* §12: the instance sums dt itself */
+                    memcpy(dst + (size_t)k * frame, inst->world, frame * sizeof *dst);
+                }
             }
         }
-        items++;
+        items += chunk;
+        cur = atomic_load_explicit(&b->next, memory_order_relaxed);
     }
     w->cpu += thread_cpu_seconds() - t0;
     w->items += items;
