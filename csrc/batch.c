@@ -211,8 +211,19 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
+/* The CPUs this process may run on: its affinity where the system has one (a
+** container's cpuset or taskset gives fewer than the machine's online cores),
+** else the online cores. */
 static int online_cores(void)
 {
+#if OB_BATCH_PIN
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0) {
+        int c = CPU_COUNT(&set);
+        if (c >= 1) return c > OB_BATCH_MAX_THREADS ? OB_BATCH_MAX_THREADS : c;
+    }
+#endif
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1 : n > OB_BATCH_MAX_THREADS ? OB_BATCH_MAX_THREADS : (int)n;
 }
@@ -239,8 +250,9 @@ ob_batch *ob_batch_create(int threads, ob_error *err)
     }
     ob_batch *b = calloc(1, sizeof *b);
     if (!b) goto oom;
-    b->threads = threads ? threads : online_cores();
-    b->spin = b->threads <= online_cores();
+    int cores = online_cores();
+    b->threads = threads ? threads : cores;
+    b->spin = b->threads <= cores;
     b->pinned_off = -1;
     b->pid = getpid();
     b->workers = calloc((size_t)b->threads, sizeof *b->workers);

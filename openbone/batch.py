@@ -15,8 +15,8 @@ instance busy in another thread raises ``RuntimeError`` as ``advance`` does.  In
 whose state machine runs scripts through a Python host are stepped afterwards in the
 calling thread with the GIL held (the host is Python).
 
-``threads``: ``None`` = the machine's online cores, else 1..256 (the calling thread counts
-as one).  The module keeps one :class:`Batch` (a pool of sleeping threads) per thread count
+``threads``: ``None`` = the CPUs this process may run on (its affinity), else 1..256 (the
+calling thread counts as one).  The module keeps one :class:`Batch` (a pool of sleeping threads) per thread count
 it was asked for; make your own ``Batch(threads)`` to control its life.  ``Batch.thread_stats()``
 gives each thread's CPU seconds and instances stepped.  After a call a pool's threads spin for
 200 µs (so back-to-back calls do not pay a wake-up), then sleep; on Linux a call keeps them

@@ -258,3 +258,32 @@ def test_a_forked_child_steps_without_the_parents_threads(docs):
     got = os.read(r, 1)
     os.waitpid(pid, 0)
     assert got == b"\x01"
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="needs CPU affinity (Linux)")
+def test_default_threads_follow_the_affinity_and_an_oversubscribed_pool_steps_alike(docs):
+    """Batch(None) has one thread per CPU the process may run on (a cpuset or taskset gives
+    fewer than the machine's cores), and a pool with more threads than those CPUs (which
+    never spins) still gives the bits of stepping alone.  In a child process: the affinity
+    change stays there."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        ok = 0
+        try:
+            cpu = sorted(os.sched_getaffinity(0))[0]
+            os.sched_setaffinity(0, {cpu})
+            insts, ref = crowd(docs, 12), crowd(docs, 12)
+            b = openbone.Batch(3)
+            for dt in DTS:
+                b.advance_all(insts, dt)
+            alone(ref, DTS)
+            ok = int(openbone.Batch().threads == 1 and
+                     all(a._snapshot() == c._snapshot() for a, c in zip(insts, ref)))
+        finally:
+            os.write(w, bytes([ok]))
+            os._exit(0)
+    os.close(w)
+    got = os.read(r, 1)
+    os.waitpid(pid, 0)
+    assert got == b"\x01"

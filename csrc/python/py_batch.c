@@ -28,7 +28,7 @@ static int batch_init(BatchObject *self, PyObject *args, PyObject *kwargs)
         threads = PyLong_AsLongAndOverflow(othreads, &overflow);
         if (threads == -1 && PyErr_Occurred()) return -1;
         if (overflow || threads < 1 || threads > 256) {
-            PyErr_Format(obpy_error, "Batch: threads must be 1..256 or None (the cores), got %S", othreads);
+            PyErr_Format(obpy_error, "Batch: threads must be 1..256 or None (the CPUs this process may use), got %S", othreads);
             return -1;
         }
     }
@@ -329,7 +329,7 @@ static PyTypeObject batch_type = {
     .tp_basicsize = sizeof(BatchObject),
     .tp_dealloc = (destructor)batch_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Batch(threads=None): a pool of threads stepping many instances per call (None = the cores).",
+    .tp_doc = "Batch(threads=None): a pool of threads stepping many instances per call (None = the CPUs this process may use).",
     .tp_init = (initproc)batch_init,
     .tp_new = PyType_GenericNew,
     .tp_methods = batch_methods,
