@@ -20,7 +20,7 @@ processes is not counted). Scaling 1→2 threads is reported twice, from the sam
 
 A second pass paces the frames as a game does, one call every 1/60 s (sleeping between calls),
 and times each call: the pool's threads have gone to sleep by the next frame (a worker spins
-200 µs after a job, then sleeps), so this measures the wake-up a real 60 fps loop pays, where
+50 µs after a job, then sleeps), so this measures the wake-up a real 60 fps loop pays, where
 the back-to-back pass does not.
 
 Before timing, the 2-thread crowd is checked bit for bit against instances stepped alone.

@@ -74,7 +74,7 @@ __asm__(".symver pthread_setaffinity_np,pthread_setaffinity_np@GLIBC_2.17");
 #endif
 
 #define OB_BATCH_MAX_THREADS 256
-#define OB_BATCH_SPIN_NS 200000      /* a worker's spin after a job, before it sleeps */
+#define OB_BATCH_SPIN_NS 50000       /* a worker's spin after a job, before it sleeps */
 #define OB_BATCH_WAIT_SPIN_NS 2000000 /* the caller's spin for the workers' last instances */
 
 typedef struct ob_batch_worker {

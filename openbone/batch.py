@@ -19,7 +19,7 @@ calling thread with the GIL held (the host is Python).
 calling thread counts as one).  The module keeps one :class:`Batch` (a pool of sleeping threads) per thread count
 it was asked for; make your own ``Batch(threads)`` to control its life.  ``Batch.thread_stats()``
 gives each thread's CPU seconds and instances stepped.  After a call a pool's threads spin for
-200 µs (so back-to-back calls do not pay a wake-up), then sleep; on Linux a call keeps them
+50 µs (so back-to-back calls do not pay a wake-up), then sleep; on Linux a call keeps them
 off the calling thread's CPU (their affinity, never the caller's), so that a woken thread does
 not share the caller's core.  A pool with more threads than cores never spins.
 """

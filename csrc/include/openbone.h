@@ -285,7 +285,7 @@ void ob_instance_get_placement(const ob_instance *inst, double *x, double *y, do
 /// whatever the thread count or order).  threads: 0 = the CPUs the process
 /// may run on (its affinity, else the online cores), 1 = the calling thread
 /// only, at most 256; the calling thread always works too, so threads - 1 are
-/// started here; they spin 200 us after a call, then sleep (never spin when
+/// started here; they spin 50 us after a call, then sleep (never spin when
 /// threads exceed those CPUs), and on Linux a call keeps them off the calling
 /// thread's CPU (their affinity; the caller's is not touched).  Calls on
 /// one batch are serialised; a call allocates nothing after the first call of

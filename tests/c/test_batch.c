@@ -92,7 +92,7 @@ int main(int argc, char **argv)
         crowd(doc, together);
         for (size_t k = 0; k < NDT; k++) {
             if (k == 1) counting = 1;  /* after the first call of this size: nothing allocated */
-            if (k % 2 == 1) {  /* past the workers' 200 us spin: they sleep, and the call wakes them */
+            if (k % 2 == 1) {  /* past the workers' 50 us spin: they sleep, and the call wakes them */
                 struct timespec ms = {0, 1000000};
                 nanosleep(&ms, NULL);
             }
