@@ -14,8 +14,8 @@
 ** on the pending count (the workers are finishing their last instance), and a
 ** worker spins for OB_BATCH_SPIN_NS after a job before it sleeps, which
 ** catches back-to-back calls.  Both then fall back to the condition variables.
-** A pool with more threads than online cores never spins (a spinning thread
-** would take a core from one still stepping).
+** A pool with more threads than the CPUs it may use never spins (a spinning
+** thread would take a core from one still stepping).
 **
 ** Placement (Linux): a call keeps the workers off the caller's CPU.  On the
 ** 2-core VM the kernel, seeing the halted vCPU as unavailable, wakes a worker
@@ -88,7 +88,7 @@ typedef struct ob_batch_worker {
 
 struct ob_batch {
     int threads;                  /* the caller plus threads - 1 workers */
-    int spin;                     /* threads <= online cores: wait by spinning first */
+    int spin;                     /* threads <= usable CPUs: wait by spinning first */
     int pinned_off;               /* the caller CPU the workers were last kept off, or -1 */
     pid_t pid;                    /* the process that started the workers (a fork's child has none) */
     ob_batch_worker *workers;     /* [threads]; slot 0 is the calling thread */
@@ -168,6 +168,17 @@ static uint64_t monotonic_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* One pause of a spin bounded by limit_ns: 1 once the time is up (the clock
+** read every 64 pauses; *t0 = 0 before the first). */
+static int spin_pause(unsigned k, uint64_t *t0, uint64_t limit_ns)
+{
+    cpu_relax();
+    if ((k & 63) != 63) return 0;
+    uint64_t t = monotonic_ns();
+    if (!*t0) *t0 = t;
+    return t - *t0 >= limit_ns;
+}
+
 /* Spins until the generation differs from old, quit is set or limit_ns pass;
 ** returns the last generation read. */
 static uint64_t spin_while_gen(ob_batch *b, uint64_t old, uint64_t limit_ns)
@@ -175,14 +186,16 @@ static uint64_t spin_while_gen(ob_batch *b, uint64_t old, uint64_t limit_ns)
     uint64_t t0 = 0, g;
     for (unsigned k = 0;; k++) {
         g = atomic_load_explicit(&b->generation, memory_order_acquire);
-        if (g != old || atomic_load_explicit(&b->quit, memory_order_relaxed)) return g;
-        cpu_relax();
-        if ((k & 63) == 63) {  /* the clock every 64 pauses */
-            uint64_t t = monotonic_ns();
-            if (!t0) t0 = t;
-            else if (t - t0 >= limit_ns) return g;
-        }
+        if (g != old || atomic_load_explicit(&b->quit, memory_order_relaxed) || spin_pause(k, &t0, limit_ns)) return g;
     }
+}
+
+/* Spins while workers are inside the job, for at most limit_ns. */
+static void spin_while_pending(ob_batch *b, uint64_t limit_ns)
+{
+    uint64_t t0 = 0;
+    for (unsigned k = 0; atomic_load_explicit(&b->pending, memory_order_acquire) > 0; k++)
+        if (spin_pause(k, &t0, limit_ns)) return;
 }
 
 static void *worker_main(void *arg)
@@ -211,18 +224,24 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
+#if OB_BATCH_PIN
+/* The calling thread's allowed CPUs into *set; their count, 0 when unknown. */
+static int allowed_cpus(cpu_set_t *set)
+{
+    CPU_ZERO(set);
+    return sched_getaffinity(0, sizeof *set, set) == 0 ? CPU_COUNT(set) : 0;
+}
+#endif
+
 /* The CPUs this process may run on: its affinity where the system has one (a
 ** container's cpuset or taskset gives fewer than the machine's online cores),
 ** else the online cores. */
-static int online_cores(void)
+static int usable_cpus(void)
 {
 #if OB_BATCH_PIN
     cpu_set_t set;
-    CPU_ZERO(&set);
-    if (sched_getaffinity(0, sizeof set, &set) == 0) {
-        int c = CPU_COUNT(&set);
-        if (c >= 1) return c > OB_BATCH_MAX_THREADS ? OB_BATCH_MAX_THREADS : c;
-    }
+    int c = allowed_cpus(&set);
+    if (c >= 1) return c > OB_BATCH_MAX_THREADS ? OB_BATCH_MAX_THREADS : c;
 #endif
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1 : n > OB_BATCH_MAX_THREADS ? OB_BATCH_MAX_THREADS : (int)n;
@@ -244,15 +263,15 @@ static void set_error(ob_error *err, ob_status status, const char *fmt, ...)
 ob_batch *ob_batch_create(int threads, ob_error *err)
 {
     if (threads < 0 || threads > OB_BATCH_MAX_THREADS) {
-        set_error(err, OB_ERR_ARGUMENT, "batch: threads must be 0 (the cores) to %d, got %d", OB_BATCH_MAX_THREADS,
+        set_error(err, OB_ERR_ARGUMENT, "batch: threads must be 0 (the usable CPUs) to %d, got %d", OB_BATCH_MAX_THREADS,
                   threads);
         return NULL;
     }
     ob_batch *b = calloc(1, sizeof *b);
     if (!b) goto oom;
-    int cores = online_cores();
-    b->threads = threads ? threads : cores;
-    b->spin = b->threads <= cores;
+    int cpus = usable_cpus();
+    b->threads = threads ? threads : cpus;
+    b->spin = b->threads <= cpus;
     b->pinned_off = -1;
     b->pid = getpid();
     b->workers = calloc((size_t)b->threads, sizeof *b->workers);
@@ -380,10 +399,7 @@ static void place_workers(ob_batch *b)
     if (cpu < 0 || cpu == b->pinned_off) return;
     b->pinned_off = cpu;
     cpu_set_t set;
-    CPU_ZERO(&set);
-    if (sched_getaffinity(0, sizeof set, &set) != 0 || cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &set) ||
-        CPU_COUNT(&set) < 2)
-        return;
+    if (allowed_cpus(&set) < 2 || cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &set)) return;
     CPU_CLR(cpu, &set);
     for (int s = 1; s <= b->started; s++) (void)pthread_setaffinity_np(b->workers[s].thread, sizeof set, &set);
 #else
@@ -419,15 +435,7 @@ static ob_status run(ob_batch *b, ob_instance *const *insts, size_t n, double dt
     }
     run_job(b, &b->workers[0]);
     if (helpers) {
-        uint64_t t0 = 0;
-        for (unsigned k = 0; b->spin && atomic_load_explicit(&b->pending, memory_order_acquire) > 0; k++) {
-            cpu_relax();  /* the workers are on their last instances */
-            if ((k & 63) == 63) {
-                uint64_t t = monotonic_ns();
-                if (!t0) t0 = t;
-                else if (t - t0 >= OB_BATCH_WAIT_SPIN_NS) break;
-            }
-        }
+        if (b->spin) spin_while_pending(b, OB_BATCH_WAIT_SPIN_NS);  /* the workers are on their last instances */
         pthread_mutex_lock(&b->m);
         while (atomic_load_explicit(&b->pending, memory_order_acquire) > 0) pthread_cond_wait(&b->done, &b->m);
         pthread_mutex_unlock(&b->m);
