@@ -34,10 +34,10 @@ int obpy_needs_gil(const obpy_instance *self)
 {
     /* the shared document first: a rig without scripts answers without a load
     ** from the instance's own memory (advance_all asks for every instance) */
-    const ob_document *doc = self->document ? obpy_document_ptr(self->document) : NULL;
-    if (doc && doc->script_count == 0) return 0;
+    const ob_document *doc = self->document ? obpy_document_ptr(self->document) : self->inst->doc;
+    if (doc->script_count == 0) return 0;
     const ob_sm_state *sm = self->inst->sm;
-    return sm && sm->host && self->inst->doc->script_count > 0;
+    return sm && sm->host;
 }
 
 int obpy_begin(obpy_instance *self, obpy_call *c)
