@@ -235,6 +235,25 @@ def test_document_json_is_written_once_on_first_use_from_any_thread(docs):
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def in_child(fn):
+    """fn() in a forked child, its truth reported through a pipe (the child never returns
+    into pytest)."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        ok = 0
+        try:
+            ok = int(bool(fn()))
+        finally:
+            os.write(w, bytes([ok]))
+            os._exit(0)
+    os.close(w)
+    got = os.read(r, 1)
+    os.close(r)
+    os.waitpid(pid, 0)
+    return got == b"\x01"
+
+
 def test_a_forked_child_steps_without_the_parents_threads(docs):
     """A Batch inherited through fork has no worker threads in the child: it steps on the
     caller alone there (no hang), with the same bits."""
@@ -243,21 +262,13 @@ def test_a_forked_child_steps_without_the_parents_threads(docs):
     b.advance_all(insts, 1 / 60)
     ref = crowd(docs, 8)
     alone(ref, [1 / 60, 0.1])
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: report through the pipe, never return into pytest
-        ok = 0
-        try:
-            b.advance_all(insts, 0.1)
-            openbone.advance_all(crowd(docs, 3), 0.1)  # the module's pools: the child's own
-            ok = int(all(a._snapshot() == c._snapshot() for a, c in zip(insts, ref)))
-        finally:
-            os.write(w, bytes([ok]))
-            os._exit(0)
-    os.close(w)
-    got = os.read(r, 1)
-    os.waitpid(pid, 0)
-    assert got == b"\x01"
+
+    def child():
+        b.advance_all(insts, 0.1)
+        openbone.advance_all(crowd(docs, 3), 0.1)  # the module's pools: the child's own
+        return all(a._snapshot() == c._snapshot() for a, c in zip(insts, ref))
+
+    assert in_child(child)
 
 
 @pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="needs CPU affinity (Linux)")
@@ -266,24 +277,13 @@ def test_default_threads_follow_the_affinity_and_an_oversubscribed_pool_steps_al
     fewer than the machine's cores), and a pool with more threads than those CPUs (which
     never spins) still gives the bits of stepping alone.  In a child process: the affinity
     change stays there."""
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        ok = 0
-        try:
-            cpu = sorted(os.sched_getaffinity(0))[0]
-            os.sched_setaffinity(0, {cpu})
-            insts, ref = crowd(docs, 12), crowd(docs, 12)
-            b = openbone.Batch(3)
-            for dt in DTS:
-                b.advance_all(insts, dt)
-            alone(ref, DTS)
-            ok = int(openbone.Batch().threads == 1 and
-                     all(a._snapshot() == c._snapshot() for a, c in zip(insts, ref)))
-        finally:
-            os.write(w, bytes([ok]))
-            os._exit(0)
-    os.close(w)
-    got = os.read(r, 1)
-    os.waitpid(pid, 0)
-    assert got == b"\x01"
+    def child():
+        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+        insts, ref = crowd(docs, 12), crowd(docs, 12)
+        b = openbone.Batch(3)
+        for dt in DTS:
+            b.advance_all(insts, dt)
+        alone(ref, DTS)
+        return openbone.Batch().threads == 1 and all(a._snapshot() == c._snapshot() for a, c in zip(insts, ref))
+
+    assert in_child(child)
